@@ -1,0 +1,102 @@
+// Platform workarounds, all in one place. Each names the quirk it works around; the capability
+// probe (capabilities.ts) decides at start-up which path this context takes, by running it, and
+// test/adapter.test.ts shows each quirk on the renderer that has it.
+import * as twgl from 'twgl.js';
+import floatBitsToUint from '../glsl/float-bits-to-uint.frag';
+import type { Gpu } from './gpu.js';
+import type { RenderTarget } from './render-target.js';
+
+/*
+ * Quirk: uint uniforms. headless-gl 9.0.0-rc.10's JS wrapper has no uniform1ui..uniform4ui, so the
+ * call reaches the native binding with the WebGLUniformLocation object, which it converts to
+ * location 0: the value lands in whichever uniform has location 0. Every shader of the engine
+ * therefore declares its integer uniforms as `int` and converts with uint() where it needs to
+ * (test/adapter.test.ts shows the quirk).
+ */
+
+/**
+ * How 32-bit data gets into an R32UI/RGBA32UI texture.
+ * - 'integer': texSubImage2D with RED_INTEGER/RGBA_INTEGER, the normal WebGL2 way.
+ * - 'float-bits': headless-gl 9.0.0-rc.10 rejects integer uploads (INVALID_VALUE from
+ *   texSubImage2D, zeros from texImage2D), while float uploads work; so upload the same 32-bit
+ *   patterns as R32F/RGBA32F and reinterpret them with floatBitsToUint in one pass. The probe checks
+ *   that NaN payloads, -0 and denormals survive before this path is taken.
+ */
+export type UploadPath = 'integer' | 'float-bits';
+
+export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bits: Uint32Array): void {
+  const gl = gpu.gl;
+  const rgba = target.format === 'rgba32ui';
+  if (bits.length !== target.width * target.height * target.components) {
+    throw new Error(`internal: upload of ${bits.length} words into ${target.width}×${target.height}×${target.components}`);
+  }
+  if (path === 'integer') {
+    gl.bindTexture(gl.TEXTURE_2D, target.texture);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, target.width, target.height,
+      rgba ? gl.RGBA_INTEGER : gl.RED_INTEGER, gl.UNSIGNED_INT, bits);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    return;
+  }
+  const staging = twgl.createTexture(gl, {
+    width: target.width,
+    height: target.height,
+    internalFormat: rgba ? gl.RGBA32F : gl.R32F,
+    format: rgba ? gl.RGBA : gl.RED,
+    type: gl.FLOAT,
+    src: new Float32Array(bits.buffer, bits.byteOffset, bits.length),
+    // A float texture with LINEAR filtering is incomplete without OES_texture_float_linear, and
+    // texelFetch on it returns 0: a silent wrong answer. NEAREST for both filters.
+    minMag: gl.NEAREST,
+    auto: false,
+  });
+  // headless-gl raises INVALID_ENUM for twgl's WebGL-only unpack settings (colorspace conversion,
+  // premultiply) while storing the data correctly; clear it so it cannot surface later.
+  clearErrors(gl);
+  gpu.tracker.created('textures');
+  try {
+    gpu.pass(gpu.program({ name: 'float-bits-to-uint.frag', fragment: floatBitsToUint }), target, {
+      u_floatBits: staging,
+    });
+  } finally {
+    gl.deleteTexture(staging);
+    gpu.tracker.deleted('textures');
+  }
+}
+
+/**
+ * Reads the first `texels` texels (row-major) as 32-bit words, `target.components` per texel.
+ * RGBA_INTEGER/UNSIGNED_INT is the one integer read format every WebGL2 context must accept.
+ * Quirk: headless-gl 9.0.0-rc.10 returns the right data but also raises INVALID_ENUM; when the
+ * probe saw that (`drainReadError`), the error is cleared so it cannot surface in a later check.
+ */
+export function readBits(gpu: Gpu, target: RenderTarget, texels: number, drainReadError: boolean): Uint32Array {
+  const gl = gpu.gl;
+  const components = target.components;
+  const out = new Uint32Array(texels * components);
+  if (texels === 0) return out;
+  const rows = Math.ceil(texels / target.width);
+  const rgba = new Uint32Array(target.width * rows * 4);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+  gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
+  gl.readPixels(0, 0, target.width, rows, gl.RGBA_INTEGER, gl.UNSIGNED_INT, rgba);
+  if (drainReadError) gl.getError();
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  if (components === 4) {
+    out.set(rgba.subarray(0, texels * 4));
+  } else {
+    for (let i = 0; i < texels; i++) out[i] = rgba[i * 4];
+  }
+  return out;
+}
+
+/** Clears any pending GL errors (used by probes, which provoke them on purpose). */
+export function clearErrors(gl: WebGL2RenderingContext): number[] {
+  const seen: number[] = [];
+  for (let i = 0; i < 16; i++) {
+    const error = gl.getError();
+    if (error === gl.NO_ERROR) break;
+    seen.push(error);
+  }
+  return seen;
+}

@@ -1,0 +1,182 @@
+// What this context can really do, found by running tiny GL tests at start-up, never by reading
+// version strings (headless-gl reports "WebGL 1.0" for its WebGL2 contexts, for one).
+import * as twgl from 'twgl.js';
+import { clearErrors, readBits, uploadBits, type UploadPath } from './adapter.js';
+import type { Gpu } from './gpu.js';
+
+export interface Capabilities {
+  maxTextureSize: number;
+  /** Which upload path stores 32-bit patterns exactly (see adapter.ts). */
+  uploadPath: UploadPath;
+  /** Direct RED_INTEGER/RGBA_INTEGER uploads work. */
+  integerUpload: boolean;
+  /** readPixels(RGBA_INTEGER, UNSIGNED_INT) returns correct data but raises a GL error (headless-gl). */
+  readPixelsRaisesError: boolean;
+  /** Transform feedback captures varyings into a buffer (false on headless-gl 9.0.0-rc.10). */
+  transformFeedback: boolean;
+  /** R32F render targets (EXT_color_buffer_float). The engine keeps all data in integer targets, so it does not need them. */
+  floatRender: boolean;
+  /** GPU timer queries (EXT_disjoint_timer_query_webgl2). */
+  timerQuery: boolean;
+  /** The renderer string, unmasked where the context allows. */
+  renderer: string;
+}
+
+/** Bit patterns that break naive paths: all ones, a NaN payload, -0, a denormal, ±Infinity. */
+export const trickyBits = new Uint32Array([0xffffffff, 0x7fc00001, 0x80000000, 0x00000001, 0x7f800000, 0xff800000, 0x12345678, 0]);
+
+function sameBits(a: Uint32Array, b: Uint32Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+function probeUpload(gpu: Gpu, path: UploadPath, drainReadError: boolean): boolean {
+  const target = gpu.target(trickyBits.length, 1);
+  try {
+    uploadBits(gpu, path, target, trickyBits);
+    clearErrors(gpu.gl);
+    const back = readBits(gpu, target, trickyBits.length, drainReadError);
+    clearErrors(gpu.gl);
+    return sameBits(back, trickyBits);
+  } catch {
+    clearErrors(gpu.gl);
+    return false;
+  } finally {
+    target.free();
+  }
+}
+
+function probeReadPixelsError(gpu: Gpu): boolean {
+  const gl = gpu.gl;
+  const target = gpu.target(1, 1);
+  try {
+    clearErrors(gl);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+    gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array([7, 0, 0, 0]));
+    const out = new Uint32Array(4);
+    gl.readPixels(0, 0, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, out);
+    return clearErrors(gl).length > 0;
+  } finally {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    target.free();
+  }
+}
+
+const feedbackVertex = `#version 300 es
+out float v_value;
+void main() { v_value = float(gl_VertexID) + 0.5; gl_Position = vec4(0.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0; }`;
+const feedbackFragment = `#version 300 es
+precision highp float;
+in float v_value;
+out vec4 color;
+void main() { color = vec4(v_value); }`;
+
+function probeTransformFeedback(gpu: Gpu): boolean {
+  const gl = gpu.gl;
+  let program: WebGLProgram | null = null;
+  let buffer: WebGLBuffer | null = null;
+  let feedback: WebGLTransformFeedback | null = null;
+  try {
+    const info = twgl.createProgramInfo(gl, [feedbackVertex, feedbackFragment], {
+      transformFeedbackVaryings: ['v_value'],
+      errorCallback: () => {},
+    });
+    if (!info) return false;
+    program = info.program;
+    buffer = gl.createBuffer();
+    feedback = gl.createTransformFeedback();
+    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+    gl.bufferData(gl.ARRAY_BUFFER, 3 * 4, gl.DYNAMIC_COPY);
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    gl.useProgram(program);
+    gpu.bindEmptyVertexArray();
+    gl.enable(gl.RASTERIZER_DISCARD);
+    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, feedback);
+    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+    gl.beginTransformFeedback(gl.POINTS);
+    gl.drawArrays(gl.POINTS, 0, 3);
+    gl.endTransformFeedback();
+    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
+    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
+    gl.disable(gl.RASTERIZER_DISCARD);
+    const out = new Float32Array(3);
+    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+    gl.getBufferSubData(gl.ARRAY_BUFFER, 0, out);
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    return clearErrors(gl).length === 0 && out[0] === 0.5 && out[1] === 1.5 && out[2] === 2.5;
+  } catch {
+    return false;
+  } finally {
+    gl.disable(gl.RASTERIZER_DISCARD);
+    if (program) gl.deleteProgram(program);
+    if (buffer) gl.deleteBuffer(buffer);
+    if (feedback) gl.deleteTransformFeedback(feedback);
+    clearErrors(gl);
+  }
+}
+
+function probeFloatRender(gpu: Gpu): boolean {
+  const gl = gpu.gl;
+  if (!gl.getExtension('EXT_color_buffer_float')) return false;
+  const texture = gl.createTexture();
+  const framebuffer = gl.createFramebuffer();
+  try {
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.R32F, 1, 1);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+    return gl.checkFramebufferStatus(gl.FRAMEBUFFER) === gl.FRAMEBUFFER_COMPLETE;
+  } finally {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    gl.deleteFramebuffer(framebuffer);
+    gl.deleteTexture(texture);
+    clearErrors(gl);
+  }
+}
+
+function probeTimerQuery(gpu: Gpu): boolean {
+  const gl = gpu.gl;
+  const ext = gl.getExtension('EXT_disjoint_timer_query_webgl2');
+  if (!ext) return false;
+  const query = gl.createQuery();
+  try {
+    gl.beginQuery(ext.TIME_ELAPSED_EXT, query!);
+    gl.endQuery(ext.TIME_ELAPSED_EXT);
+    return clearErrors(gl).length === 0;
+  } catch {
+    return false;
+  } finally {
+    gl.deleteQuery(query);
+    clearErrors(gl);
+  }
+}
+
+function rendererString(gl: WebGL2RenderingContext): string {
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const unmasked = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : null;
+  return String(unmasked ?? gl.getParameter(gl.RENDERER));
+}
+
+export function probeCapabilities(gpu: Gpu): Capabilities {
+  const gl = gpu.gl;
+  clearErrors(gl);
+  const readPixelsRaisesError = probeReadPixelsError(gpu);
+  const integerUpload = probeUpload(gpu, 'integer', readPixelsRaisesError);
+  const floatBits = !integerUpload && probeUpload(gpu, 'float-bits', readPixelsRaisesError);
+  if (!integerUpload && !floatBits) {
+    throw new Error(
+      'this WebGL2 context cannot store 32-bit data exactly: neither integer uploads nor float-bit ' +
+        'uploads round-trip (tested with NaN payloads, -0, denormals and 0xFFFFFFFF)',
+    );
+  }
+  return {
+    maxTextureSize: gl.getParameter(gl.MAX_TEXTURE_SIZE) as number,
+    uploadPath: integerUpload ? 'integer' : 'float-bits',
+    integerUpload,
+    readPixelsRaisesError,
+    transformFeedback: probeTransformFeedback(gpu),
+    floatRender: probeFloatRender(gpu),
+    timerQuery: probeTimerQuery(gpu),
+    renderer: rendererString(gl),
+  };
+}

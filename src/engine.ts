@@ -1,0 +1,289 @@
+// The public engine: streams, scans and compactions on one WebGL2 context.
+import { readBits, uploadBits } from './adapter.js';
+import { probeCapabilities, type Capabilities } from './capabilities.js';
+import { compact, type CompactionAlgorithm } from './compact/compact.js';
+import type { ConcatMode } from './compact/concatenate.js';
+import { checkUserSnippet, keepFunction, type KeepOption } from './compact/keep-function.js';
+import { CompactResult, type CompactStats } from './compact/result.js';
+import { copyTexel } from './copy-texel.js';
+import { Gpu } from './gpu.js';
+import type { RenderTarget } from './render-target.js';
+import { isPowerOfTwo, layoutFor, log2Exact, MAX_BLOCK_SIZE } from './layout.js';
+import type { ResourceCounts } from './resources.js';
+import type { BlockScan, ScanAlgorithm } from './scan/block-scan.js';
+import { blellochBlockScan } from './scan/blelloch.js';
+import { globalScan } from './scan/global-scan.js';
+import { hillisSteeleBlockScan } from './scan/hillis-steele.js';
+import type { PassStats } from './stats.js';
+import { Stream, type ElementType, type StreamData, type StreamOwner } from './stream.js';
+import { describe, finiteNumber, oneOf, optionsObject } from './validate.js';
+
+export interface StreamOptions {
+  /** Components per element: 1 (scalars) or 4 (e.g. particles as vec4). Default 1. */
+  components?: 1 | 4;
+}
+
+export interface ScanOptions {
+  algorithm?: ScanAlgorithm;
+  exclusive?: boolean;
+  /** Segmented scan: restart the sum every `blockSize` elements (power of two, 16..2048). Default: one scan over the whole stream. */
+  blockSize?: number;
+}
+
+export interface CompactOptions {
+  keep: KeepOption;
+  /** 'jumping-jack': any order (paper Sec. 4); 'horn': input order kept; 'auto': see README "Choosing an algorithm". */
+  algorithm?: 'jumping-jack' | 'horn' | 'auto';
+  /** Power of two, 16..2048. Default 256. */
+  blockSize?: number;
+  /** Horn only: search the whole stream's prefix sum (Horn 2005: no blocks, no concatenation). */
+  global?: boolean;
+  concat?: ConcatMode | 'auto';
+  output?: 'values' | 'indices';
+  /** Scan used inside the blocks. Default 'recursive-doubling'. */
+  scan?: ScanAlgorithm;
+}
+
+export interface EngineOptions {
+  /** Reserved for later use; unknown keys are rejected. */
+}
+
+const blockScans: Record<ScanAlgorithm, BlockScan> = {
+  'recursive-doubling': hillisSteeleBlockScan,
+  blelloch: blellochBlockScan,
+};
+
+const scanAlgorithms = ['recursive-doubling', 'blelloch'] as const;
+
+function elementTypeOf(data: unknown): ElementType {
+  if (data instanceof Float32Array) return 'float32';
+  if (data instanceof Uint32Array) return 'uint32';
+  if (data instanceof Int32Array) return 'int32';
+  throw new Error(`engine.stream(data): data must be a Float32Array, Uint32Array or Int32Array; got ${describe(data)}`);
+}
+
+function isWebGL2(gl: unknown): gl is WebGL2RenderingContext {
+  return (
+    typeof gl === 'object' && gl !== null &&
+    typeof (gl as WebGL2RenderingContext).texStorage2D === 'function' &&
+    typeof (gl as WebGL2RenderingContext).createVertexArray === 'function' &&
+    typeof (gl as WebGL2RenderingContext).beginTransformFeedback === 'function'
+  );
+}
+
+export class Engine implements StreamOwner {
+  readonly caps: Capabilities;
+  private readonly gpu: Gpu;
+  private readonly streams = new Set<Stream>();
+  private disposed = false;
+  /** Stats of the last scan (compactions report theirs on the result). */
+  lastScanStats: PassStats | undefined;
+
+  constructor(gl: WebGL2RenderingContext) {
+    this.gpu = new Gpu(gl);
+    try {
+      this.caps = probeCapabilities(this.gpu);
+    } catch (error) {
+      this.gpu.dispose();
+      throw error;
+    }
+  }
+
+  /** Live GL objects made by this engine, per kind. */
+  get resources(): ResourceCounts {
+    return this.gpu.tracker.snapshot();
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  stream(data: Float32Array | Uint32Array | Int32Array, options?: StreamOptions): Stream {
+    this.assertAlive('stream()');
+    const type = elementTypeOf(data);
+    const opts = optionsObject('engine.stream(data, options)', options);
+    const components = opts.components ?? 1;
+    if (components !== 1 && components !== 4) {
+      throw new Error(`engine.stream(): options.components must be 1 or 4; got ${describe(components)}`);
+    }
+    if (data.length % components !== 0) {
+      throw new Error(`engine.stream(): data.length ${data.length} is not a multiple of components (${components})`);
+    }
+    const length = data.length / components;
+    const layout = layoutFor(length, this.caps.maxTextureSize);
+    const bits = new Uint32Array(layout.capacity * components); // zero padding
+    bits.set(new Uint32Array(data.buffer, data.byteOffset, data.length));
+    const target = this.gpu.target(layout.width, layout.height, components === 1 ? 'r32ui' : 'rgba32ui');
+    try {
+      uploadBits(this.gpu, this.caps.uploadPath, target, bits);
+    } catch (error) {
+      target.free();
+      throw error;
+    }
+    return this.adopt(new Stream(this, target, layout, type, components, length));
+  }
+
+  scan(stream: Stream, options?: ScanOptions): Stream {
+    this.assertAlive('scan()');
+    this.assertOwnStream('engine.scan(stream)', stream);
+    const opts = optionsObject('engine.scan(stream, options)', options);
+    const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithms, 'recursive-doubling');
+    const exclusive = opts.exclusive ?? false;
+    if (typeof exclusive !== 'boolean') throw new Error(`engine.scan(): options.exclusive must be a boolean; got ${describe(exclusive)}`);
+    const blockSize = opts.blockSize === undefined ? undefined : this.checkBlockSize('engine.scan(): options.blockSize', opts.blockSize, stream);
+
+    const { layout, target } = stream;
+    const input = { texture: target.texture, width: layout.width, height: layout.height, format: target.format };
+    const floatValues = stream.type === 'float32';
+    const { value: result, stats } = this.gpu.measure(() =>
+      blockSize === undefined
+        ? globalScan(this.gpu, input, { blockScan: blockScans[algorithm], floatValues, exclusive, maxTextureSize: this.caps.maxTextureSize })
+        : blockScans[algorithm](this.gpu, input, { blockLog2: log2Exact(blockSize), floatValues, exclusive }),
+    );
+    this.lastScanStats = stats;
+    return this.adopt(new Stream(this, result, layout, stream.type, stream.components, stream.lengthIfKnown, this.copyLength(stream)));
+  }
+
+  compact(stream: Stream, options: CompactOptions): CompactResult {
+    this.assertAlive('compact()');
+    this.assertOwnStream('engine.compact(stream)', stream);
+    const opts = optionsObject('engine.compact(stream, options)', options);
+    if (options === undefined) throw new Error("engine.compact(stream, options): options.keep is required, e.g. { keep: 'nonzero' }");
+    const keep = this.checkKeep(opts.keep);
+    const requested = oneOf('engine.compact(): options.algorithm', opts.algorithm, ['jumping-jack', 'horn', 'auto'] as const, 'auto');
+    const blockSize = this.checkBlockSize('engine.compact(): options.blockSize', opts.blockSize ?? 256, stream);
+    const concatOption = oneOf('engine.compact(): options.concat', opts.concat, ['transform-feedback', 'vertex-fetch', 'auto'] as const, 'auto');
+    const output = oneOf('engine.compact(): options.output', opts.output, ['values', 'indices'] as const, 'values');
+    const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithms, 'recursive-doubling');
+    const global = opts.global ?? false;
+    if (typeof global !== 'boolean') throw new Error(`engine.compact(): options.global must be a boolean; got ${describe(global)}`);
+    if (global && requested !== 'horn') {
+      throw new Error(`engine.compact(): options.global applies to algorithm 'horn' only; got algorithm ${describe(opts.algorithm)}`);
+    }
+    if (concatOption === 'transform-feedback' && !this.caps.transformFeedback) {
+      throw new Error("engine.compact(): options.concat 'transform-feedback' is not available: this context's transform feedback failed the start-up probe (engine.caps.transformFeedback is false); use 'vertex-fetch' or 'auto'");
+    }
+    const keepFn = keepFunction(keep, stream.type);
+    if (keepFn.userBody !== undefined) checkUserSnippet(keepFn.userBody);
+
+    const algorithm: CompactionAlgorithm = global ? 'horn-global' : requested === 'auto' ? 'jumping-jack' : requested;
+    const concat = global ? 'none' : concatOption === 'auto' ? (this.caps.transformFeedback ? 'transform-feedback' : 'vertex-fetch') : concatOption;
+    const { value, stats } = this.gpu.measure(() =>
+      compact(this.gpu, stream, {
+        algorithm,
+        blockLog2: log2Exact(blockSize),
+        blockScan: blockScans[scan],
+        concat,
+        outputIndices: output === 'indices',
+        keep: keepFn,
+        maxTextureSize: this.caps.maxTextureSize,
+      }),
+    );
+    const { layout } = stream;
+    const resultStream = this.adopt(
+      new Stream(this, value.output, { ...layout, length: layout.capacity }, output === 'indices' ? 'uint32' : stream.type,
+        output === 'indices' ? 1 : stream.components, undefined, value.count),
+    );
+    const compactStats: CompactStats = { ...stats, algorithm, requestedAlgorithm: requested, concat, blockSize: global ? undefined : blockSize, scan, output };
+    return new CompactResult(resultStream, compactStats);
+  }
+
+  /**
+   * Resolves once the GPU has finished all work submitted so far (a one-texel readback, which
+   * every context supports). For timing; results need no sync, reading them waits by itself.
+   */
+  async finish(): Promise<void> {
+    this.assertAlive('finish()');
+    const probe = this.gpu.target(1, 1);
+    try {
+      readBits(this.gpu, probe, 1, this.caps.readPixelsRaisesError);
+    } finally {
+      probe.free();
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    for (const stream of [...this.streams]) stream.dispose();
+    this.gpu.dispose();
+    this.disposed = true;
+  }
+
+  // --- StreamOwner ---
+
+  async readStream(stream: Stream): Promise<StreamData> {
+    this.assertAlive('stream.read()');
+    const length = await stream.readLength();
+    const bits = readBits(this.gpu, stream.target, length, this.caps.readPixelsRaisesError);
+    if (stream.type === 'float32') return new Float32Array(bits.buffer);
+    if (stream.type === 'int32') return new Int32Array(bits.buffer);
+    return bits;
+  }
+
+  async readLength(stream: Stream): Promise<number> {
+    this.assertAlive('stream.readLength()');
+    if (!stream.lengthTarget) throw new Error('internal: stream without a known length or length texture');
+    return readBits(this.gpu, stream.lengthTarget, 1, this.caps.readPixelsRaisesError)[0];
+  }
+
+  releaseStream(stream: Stream): void {
+    this.streams.delete(stream);
+  }
+
+  // --- helpers ---
+
+  private adopt(stream: Stream): Stream {
+    this.streams.add(stream);
+    return stream;
+  }
+
+  /** A scan of a stream whose length is still on the GPU keeps its own copy of that length. */
+  private copyLength(stream: Stream): RenderTarget | undefined {
+    if (stream.lengthIfKnown !== undefined || !stream.lengthTarget) return undefined;
+    return copyTexel(this.gpu, stream.lengthTarget, 0, 0);
+  }
+
+  private assertAlive(what: string): void {
+    if (this.disposed) throw new Error(`engine.${what}: this engine was disposed; create a new one with createEngine(gl)`);
+  }
+
+  private assertOwnStream(what: string, stream: unknown): asserts stream is Stream {
+    if (!(stream instanceof Stream)) throw new Error(`${what}: stream must be a Stream made by engine.stream(); got ${describe(stream)}`);
+    stream.assertAlive(what.replace(/^engine\./, ''));
+    if (stream.owner !== this) throw new Error(`${what}: this stream belongs to another engine; streams cannot be shared between engines (each owns its GL objects)`);
+  }
+
+  private checkBlockSize(name: string, value: unknown, stream: Stream): number {
+    if (typeof value !== 'number' || !isPowerOfTwo(value) || value < 16 || value > MAX_BLOCK_SIZE) {
+      throw new Error(`${name} must be a power of two from 16 to ${MAX_BLOCK_SIZE}; got ${describe(value)}`);
+    }
+    if (value > stream.layout.width) {
+      throw new Error(`${name} ${value} is larger than the stream's row width ${stream.layout.width}; blocks must fit in a row`);
+    }
+    return value;
+  }
+
+  private checkKeep(keep: unknown): KeepOption {
+    if (keep === 'nonzero') return keep;
+    if (typeof keep === 'object' && keep !== null && !Array.isArray(keep)) {
+      const keys = Object.keys(keep);
+      if (keys.length === 1 && keys[0] === 'lessEqual') return { lessEqual: finiteNumber('engine.compact(): options.keep.lessEqual', (keep as { lessEqual: unknown }).lessEqual) };
+      if (keys.length === 1 && keys[0] === 'greaterThan') return { greaterThan: finiteNumber('engine.compact(): options.keep.greaterThan', (keep as { greaterThan: unknown }).greaterThan) };
+      if (keys.length === 1 && keys[0] === 'glsl') {
+        const glsl = (keep as { glsl: unknown }).glsl;
+        if (typeof glsl !== 'string' || glsl.trim() === '') throw new Error(`engine.compact(): options.keep.glsl must be a non-empty string of GLSL (the body of bool keep(vec4 value, uint index)); got ${describe(glsl)}`);
+        return { glsl };
+      }
+    }
+    throw new Error(`engine.compact(): options.keep must be 'nonzero', { lessEqual: number }, { greaterThan: number } or { glsl: string }; got ${describe(keep)}`);
+  }
+}
+
+export function createEngine(gl: WebGL2RenderingContext, options?: EngineOptions): Engine {
+  if (!isWebGL2(gl)) {
+    throw new Error(`createEngine(gl): gl must be a WebGL2RenderingContext (canvas.getContext('webgl2')); got ${describe(gl)}`);
+  }
+  const opts = optionsObject('createEngine(gl, options)', options);
+  if (Object.keys(opts).length > 0) throw new Error(`createEngine(gl, options): unknown option(s) ${Object.keys(opts).join(', ')}`);
+  return new Engine(gl);
+}

@@ -1,0 +1,11 @@
+// glcompact: stream compaction and prefix sums on the WebGL2 graphics pipeline.
+export { createEngine, Engine } from './engine.js';
+export type { CompactOptions, EngineOptions, ScanOptions, StreamOptions } from './engine.js';
+export { CompactResult } from './compact/result.js';
+export type { CompactStats } from './compact/result.js';
+export type { KeepOption } from './compact/keep-function.js';
+export type { Capabilities } from './capabilities.js';
+export type { ResourceCounts } from './resources.js';
+export type { PassStats } from './stats.js';
+export { Stream } from './stream.js';
+export type { ElementType, StreamData } from './stream.js';

@@ -1,0 +1,57 @@
+// Where a stream's elements sit in a texture. Element i is at texel (i mod width, i div width);
+// the width is a power of two so shaders convert with masks and shifts (glsl/texel-index.glsl).
+// Texels past `length` are padding: every pass treats them as zero / not kept.
+
+export interface Layout {
+  /** Elements in the stream. */
+  readonly length: number;
+  readonly width: number;
+  readonly height: number;
+  readonly widthLog2: number;
+  /** width × height texels, ≥ length. */
+  readonly capacity: number;
+}
+
+/** Largest block size the compaction accepts; streams are at least this wide so any block fits a row. */
+export const MAX_BLOCK_SIZE = 2048;
+
+export function isPowerOfTwo(n: number): boolean {
+  return Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+}
+
+export function log2Exact(n: number): number {
+  if (!isPowerOfTwo(n)) throw new Error(`internal: ${n} is not a power of two`);
+  return 31 - Math.clz32(n);
+}
+
+export function nextPowerOfTwo(n: number): number {
+  return n <= 1 ? 1 : 2 ** Math.ceil(Math.log2(n));
+}
+
+/**
+ * Layout for `length` elements: about square (fewer, longer rows keep draws cheap and stay under
+ * the texture limit), but never narrower than `minWidth` so a block of that size fits in a row.
+ */
+export function layoutFor(length: number, maxTextureSize: number, minWidth = MAX_BLOCK_SIZE): Layout {
+  const square = nextPowerOfTwo(Math.ceil(Math.sqrt(Math.max(length, 1))));
+  const width = Math.min(maxTextureSize, Math.max(square, Math.min(minWidth, maxTextureSize)));
+  const height = Math.max(1, Math.ceil(length / width));
+  if (height > maxTextureSize) {
+    throw new Error(
+      `stream length ${length} exceeds the texture limit: at most ${maxTextureSize}² = ` +
+        `${maxTextureSize * maxTextureSize} elements fit (MAX_TEXTURE_SIZE ${maxTextureSize})`,
+    );
+  }
+  return { length, width, height, widthLog2: log2Exact(width), capacity: width * height };
+}
+
+/**
+ * Layout for a helper stream (e.g. one total per block): rows of up to MAX_BLOCK_SIZE, so that a
+ * global scan of it needs one block per row and as few recursion levels as possible.
+ */
+export function compactLayoutFor(length: number, maxTextureSize: number): Layout {
+  const width = Math.min(nextPowerOfTwo(Math.max(length, 1)), MAX_BLOCK_SIZE, maxTextureSize);
+  const height = Math.max(1, Math.ceil(length / width));
+  if (height > maxTextureSize) throw new Error(`internal: helper stream of ${length} elements exceeds the texture limit`);
+  return { length, width, height, widthLog2: log2Exact(width), capacity: width * height };
+}

@@ -1,0 +1,85 @@
+// Compiles each pass once per variant (its defines) and caches it for the engine's lifetime.
+import * as twgl from 'twgl.js';
+import type { ResourceTracker } from './resources.js';
+
+export type Defines = Record<string, string | number | boolean | undefined>;
+
+export interface ProgramRequest {
+  vertex: string;
+  fragment: string;
+  defines?: Defines;
+  /** Name used in error messages, e.g. 'jumping-jack.frag'. */
+  name: string;
+  transformFeedbackVaryings?: string[];
+}
+
+/** Inserts `#define`s right after `#version` (which must stay on line 1). */
+export function withDefines(source: string, defines: Defines = {}): string {
+  const lines = Object.entries(defines)
+    .filter(([, value]) => value !== undefined && value !== false)
+    .map(([name, value]) => (value === true ? `#define ${name}` : `#define ${name} ${value}`));
+  if (lines.length === 0) return source;
+  const newline = source.indexOf('\n');
+  return `${source.slice(0, newline + 1)}${lines.join('\n')}\n${source.slice(newline + 1)}`;
+}
+
+export class ShaderCompileError extends Error {
+  constructor(
+    message: string,
+    /** The driver's info log. */
+    readonly log: string,
+    /** The source that failed, after defines were inserted. */
+    readonly source: string,
+  ) {
+    super(message);
+    this.name = 'ShaderCompileError';
+  }
+}
+
+export class ProgramCache {
+  private readonly programs = new Map<string, twgl.ProgramInfo>();
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    private readonly tracker: ResourceTracker,
+  ) {}
+
+  get(request: ProgramRequest): twgl.ProgramInfo {
+    const vertex = withDefines(request.vertex, request.defines);
+    const fragment = withDefines(request.fragment, request.defines);
+    const key = `${vertex}\u0000${fragment}\u0000${request.transformFeedbackVaryings?.join(',') ?? ''}`;
+    let program = this.programs.get(key);
+    if (!program) {
+      program = this.compile(request.name, vertex, fragment, request.transformFeedbackVaryings);
+      this.programs.set(key, program);
+    }
+    return program;
+  }
+
+  private compile(name: string, vertex: string, fragment: string, varyings?: string[]): twgl.ProgramInfo {
+    const gl = this.gl;
+    let failure = '';
+    const program = twgl.createProgramInfo(gl, [vertex, fragment], {
+      errorCallback: (message: string) => {
+        failure += `${message}\n`;
+      },
+      ...(varyings
+        ? { transformFeedbackVaryings: varyings, transformFeedbackMode: gl.INTERLEAVED_ATTRIBS }
+        : {}),
+    });
+    if (!program) {
+      const failed = /fragment/i.test(failure) || !/vertex/i.test(failure) ? fragment : vertex;
+      throw new ShaderCompileError(`could not build GPU program ${name}:\n${failure}`, failure, failed);
+    }
+    this.tracker.created('programs');
+    return program;
+  }
+
+  dispose(): void {
+    for (const program of this.programs.values()) {
+      this.gl.deleteProgram(program.program);
+      this.tracker.deleted('programs');
+    }
+    this.programs.clear();
+  }
+}

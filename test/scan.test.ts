@@ -1,0 +1,118 @@
+// Every scan (both algorithms, global and per block, inclusive and exclusive, uint32/int32/float32,
+// 1 and 4 components) against the CPU reference.
+import { describe, expect, it } from 'vitest';
+import { expectSameBits, testEngine } from './support/engine.js';
+import { random, referenceScan } from './support/reference.js';
+
+const algorithms = ['recursive-doubling', 'blelloch'] as const;
+const sizes = [1, 255, 256, 257, 2048, 2049, 4097, 2 ** 16 + 5, 2 ** 20 + 3];
+
+function uintData(n: number, seed: number, max = 2 ** 32): Uint32Array {
+  const next = random(seed);
+  return Uint32Array.from({ length: n }, () => Math.floor(next() * max));
+}
+
+describe.each(algorithms)('%s scan', (algorithm) => {
+  describe.each([false, true])('exclusive=%s', (exclusive) => {
+    it.each(sizes)('global uint32 scan of %i elements wraps mod 2^32 exactly', async (n) => {
+      const engine = testEngine();
+      const data = uintData(n, n);
+      const stream = engine.stream(data);
+      const scanned = engine.scan(stream, { algorithm, exclusive });
+      expectSameBits((await scanned.read()) as Uint32Array, referenceScan(data, { exclusive }), `${algorithm} n=${n}`);
+      stream.dispose();
+      scanned.dispose();
+    });
+
+    it.each([16, 256, 2048])('segmented uint32 scan, block %i', async (blockSize) => {
+      const engine = testEngine();
+      const n = 3 * 2048 * 2 + 77;
+      const data = uintData(n, blockSize, 1000);
+      const stream = engine.stream(data);
+      const scanned = engine.scan(stream, { algorithm, exclusive, blockSize });
+      expectSameBits((await scanned.read()) as Uint32Array, referenceScan(data, { exclusive, blockSize }));
+      stream.dispose();
+      scanned.dispose();
+    });
+
+    it('int32 scan (two\'s complement wrap)', async () => {
+      const engine = testEngine();
+      const next = random(7);
+      const data = Int32Array.from({ length: 70_001 }, () => Math.floor((next() - 0.5) * 2 ** 32));
+      const stream = engine.stream(data);
+      const scanned = engine.scan(stream, { algorithm, exclusive });
+      const result = await scanned.read();
+      expect(result).toBeInstanceOf(Int32Array);
+      expectSameBits(result as Int32Array, referenceScan(data, { exclusive }));
+      stream.dispose();
+      scanned.dispose();
+    });
+
+    it('float32 scan of integer-valued floats is exact (sums below 2^24)', async () => {
+      const engine = testEngine();
+      const next = random(11);
+      const n = 2 ** 20 + 3;
+      const data = Float32Array.from({ length: n }, () => Math.floor(next() * 8));
+      const stream = engine.stream(data);
+      const scanned = engine.scan(stream, { algorithm, exclusive });
+      const result = await scanned.read();
+      expect(result).toBeInstanceOf(Float32Array);
+      expectSameBits(result as Float32Array, referenceScan(data, { exclusive }));
+      stream.dispose();
+      scanned.dispose();
+    });
+
+    it('float32 scan of fractions agrees within float rounding', async () => {
+      const engine = testEngine();
+      const next = random(12);
+      const data = Float32Array.from({ length: 5000 }, () => next());
+      const stream = engine.stream(data);
+      const scanned = engine.scan(stream, { algorithm, exclusive, blockSize: 256 });
+      const result = (await scanned.read()) as Float32Array;
+      const expected = referenceScan(data, { exclusive, blockSize: 256 });
+      for (let i = 0; i < data.length; i++) expect(result[i]).toBeCloseTo(expected[i], 3);
+      stream.dispose();
+      scanned.dispose();
+    });
+
+    it('4-component streams scan each component', async () => {
+      const engine = testEngine();
+      const n = 9000;
+      const data = uintData(n * 4, 5);
+      const stream = engine.stream(data, { components: 4 });
+      const scanned = engine.scan(stream, { algorithm, exclusive });
+      expectSameBits((await scanned.read()) as Uint32Array, referenceScan(data, { exclusive, components: 4 }));
+      stream.dispose();
+      scanned.dispose();
+    });
+  });
+});
+
+describe('pass economy', () => {
+  it('recursive doubling takes log2(b) passes per block level', () => {
+    const engine = testEngine();
+    const stream = engine.stream(new Uint32Array(2 ** 16));
+    engine.scan(stream, { algorithm: 'recursive-doubling', blockSize: 256 }).dispose();
+    expect(engine.lastScanStats?.passes).toBe(8);
+    expect(engine.lastScanStats?.fragments).toBe(8 * stream.layout.capacity);
+    stream.dispose();
+  });
+
+  it('Blelloch shades a number of fragments linear in n (not n·log n)', () => {
+    const engine = testEngine();
+    const perElement: number[] = [];
+    for (const log2n of [14, 16, 18, 20]) {
+      const stream = engine.stream(new Uint32Array(2 ** log2n));
+      engine.scan(stream, { algorithm: 'blelloch' }).dispose();
+      perElement.push(engine.lastScanStats!.fragments / stream.layout.capacity);
+      stream.dispose();
+    }
+    // About 4 fragments per element at every size (block scan ~3n: up-sweep n, down-sweep 2n; the
+    // add pass n). Recursive doubling shades log2(2048) + 1 = 12 per element here.
+    for (const f of perElement) {
+      expect(f).toBeGreaterThan(3.5);
+      expect(f).toBeLessThan(4.5);
+    }
+    expect(Math.max(...perElement) - Math.min(...perElement)).toBeLessThan(0.1);
+  });
+});
