@@ -15,7 +15,7 @@ function uintData(n: number, seed: number, max = 2 ** 32): Uint32Array {
 describe.each(algorithms)('%s scan', (algorithm) => {
   describe.each([false, true])('exclusive=%s', (exclusive) => {
     it.each(sizes)('global uint32 scan of %i elements wraps mod 2^32 exactly', async (n) => {
-      const engine = testEngine();
+      const engine = await testEngine();
       const data = uintData(n, n);
       const stream = engine.stream(data);
       const scanned = engine.scan(stream, { algorithm, exclusive });
@@ -25,7 +25,7 @@ describe.each(algorithms)('%s scan', (algorithm) => {
     });
 
     it.each([16, 256, 2048])('segmented uint32 scan, block %i', async (blockSize) => {
-      const engine = testEngine();
+      const engine = await testEngine();
       const n = 3 * 2048 * 2 + 77;
       const data = uintData(n, blockSize, 1000);
       const stream = engine.stream(data);
@@ -36,7 +36,7 @@ describe.each(algorithms)('%s scan', (algorithm) => {
     });
 
     it('int32 scan (two\'s complement wrap)', async () => {
-      const engine = testEngine();
+      const engine = await testEngine();
       const next = random(7);
       const data = Int32Array.from({ length: 70_001 }, () => Math.floor((next() - 0.5) * 2 ** 32));
       const stream = engine.stream(data);
@@ -49,7 +49,7 @@ describe.each(algorithms)('%s scan', (algorithm) => {
     });
 
     it('float32 scan of integer-valued floats is exact (sums below 2^24)', async () => {
-      const engine = testEngine();
+      const engine = await testEngine();
       const next = random(11);
       const n = 2 ** 20 + 3;
       const data = Float32Array.from({ length: n }, () => Math.floor(next() * 8));
@@ -63,7 +63,7 @@ describe.each(algorithms)('%s scan', (algorithm) => {
     });
 
     it('float32 scan of fractions agrees within float rounding', async () => {
-      const engine = testEngine();
+      const engine = await testEngine();
       const next = random(12);
       const data = Float32Array.from({ length: 5000 }, () => next());
       const stream = engine.stream(data);
@@ -76,7 +76,7 @@ describe.each(algorithms)('%s scan', (algorithm) => {
     });
 
     it('4-component streams scan each component', async () => {
-      const engine = testEngine();
+      const engine = await testEngine();
       const n = 9000;
       const data = uintData(n * 4, 5);
       const stream = engine.stream(data, { components: 4 });
@@ -89,8 +89,8 @@ describe.each(algorithms)('%s scan', (algorithm) => {
 });
 
 describe('pass economy', () => {
-  it('recursive doubling takes log2(b) passes per block level', () => {
-    const engine = testEngine();
+  it('recursive doubling takes log2(b) passes per block level', async () => {
+    const engine = await testEngine();
     const stream = engine.stream(new Uint32Array(2 ** 16));
     engine.scan(stream, { algorithm: 'recursive-doubling', blockSize: 256 }).dispose();
     expect(engine.lastScanStats?.passes).toBe(8);
@@ -98,8 +98,8 @@ describe('pass economy', () => {
     stream.dispose();
   });
 
-  it('Blelloch shades a number of fragments linear in n (not n·log n)', () => {
-    const engine = testEngine();
+  it('Blelloch shades a number of fragments linear in n (not n·log n)', async () => {
+    const engine = await testEngine();
     const perElement: number[] = [];
     for (const log2n of [14, 16, 18, 20]) {
       const stream = engine.stream(new Uint32Array(2 ** log2n));

@@ -1,25 +1,47 @@
-// One headless-gl WebGL2 context and engine per test file (vitest runs files in forked processes).
+// The test context: one WebGL2 context and engine per test file. In Node it is headless-gl
+// (vitest runs each file in its own forked process, since headless-gl loads its addon once per
+// process); in a browser run it is a canvas's WebGL2 context. Test cases call `await testEngine()`
+// and never care which.
 import { afterAll } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
-import { createHeadlessContext, destroyHeadlessContext } from '../../src/node.js';
 
-let shared: { gl: WebGL2RenderingContext; engine: Engine } | undefined;
-
-export function testEngine(): Engine {
-  return testContext().engine;
+interface TestContext {
+  gl: WebGL2RenderingContext;
+  engine: Engine;
+  /** 'headless-gl' or 'browser'. */
+  platform: 'headless-gl' | 'browser';
+  destroy(): void;
 }
 
-export function testContext(): { gl: WebGL2RenderingContext; engine: Engine } {
+let shared: Promise<TestContext> | undefined;
+
+async function makeContext(): Promise<TestContext> {
+  if (typeof document !== 'undefined') {
+    const canvas = document.createElement('canvas');
+    const gl = canvas.getContext('webgl2');
+    if (!gl) throw new Error('this browser gives no WebGL2 context');
+    return { gl, engine: createEngine(gl), platform: 'browser', destroy: () => gl.getExtension('WEBGL_lose_context')?.loseContext() };
+  }
+  const node = await import('../../src/node.js');
+  const gl = node.createHeadlessContext();
+  return { gl, engine: createEngine(gl), platform: 'headless-gl', destroy: () => node.destroyHeadlessContext(gl) };
+}
+
+export function testContext(): Promise<TestContext> {
   if (!shared) {
-    const gl = createHeadlessContext();
-    shared = { gl, engine: createEngine(gl) };
-    afterAll(() => {
-      shared?.engine.dispose();
-      if (shared) destroyHeadlessContext(shared.gl);
+    shared = makeContext();
+    afterAll(async () => {
+      const context = await shared;
       shared = undefined;
+      context?.engine.dispose();
+      context?.destroy();
     });
   }
   return shared;
+}
+
+export async function testEngine(): Promise<Engine> {
+  return (await testContext()).engine;
 }
 
 /** Throws unless both arrays hold the same 32-bit patterns (NaN payloads and -0 included). */
