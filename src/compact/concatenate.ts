@@ -28,41 +28,71 @@ export interface ConcatInput {
 /** Bytes per captured vertex: vec2 position + uvec2 (first output index, block number). */
 const FEEDBACK_STRIDE = 16;
 
+/** Where the lines go: any framebuffer (the coverage test uses a blending RGBA8 one). */
+export interface LineTarget {
+  framebuffer: WebGLFramebuffer;
+  width: number;
+  height: number;
+}
+
+/** The fragment shader the lines run, with its uniforms (block-lines.frag for a compaction). */
+export interface LineShading {
+  name: string;
+  source: string;
+  uniforms: Record<string, unknown>;
+}
+
 export function concatenateBlocks(gpu: Gpu, mode: ConcatMode, input: ConcatInput, output: RenderTarget): void {
   const gl = gpu.gl;
-  const widthLog2 = Math.log2(output.width);
-  const blockUniforms = {
-    u_blockCounts: input.blockCounts.texture,
-    u_blockKeptPrefix: input.blockKeptPrefix.texture,
-    u_countsWidthLog2: Math.log2(input.blockCounts.width),
-    u_outputWidthLog2: widthLog2,
-  };
-  const lineUniforms = {
-    u_pixelToClip: mat4.ortho(mat4.create(), 0, output.width, 0, output.height, -1, 1),
-    u_compactedBlocks: input.compactedBlocks.texture,
-    u_outputWidthLog2: widthLog2,
-    u_blockLog2: input.blockLog2,
-    u_blocksPerRowLog2: widthLog2 - input.blockLog2,
-  };
-  const vertexCount = input.blockCount * 4;
-
   gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
-  gl.viewport(0, 0, output.width, output.height);
   // Texels past the kept count are padding and must read as zero for later passes.
   gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array(4));
+  drawBlockLines(gpu, mode, input, output, {
+    name: 'block-lines.frag',
+    source: blockLines,
+    uniforms: {
+      u_compactedBlocks: input.compactedBlocks.texture,
+      u_outputWidthLog2: Math.log2(output.width),
+      u_blockLog2: input.blockLog2,
+      u_blocksPerRowLog2: Math.log2(output.width) - input.blockLog2,
+    },
+  });
+  gpu.stats.lineFragmentsAtMost += output.width * output.height;
+}
 
+/** Draws 2 line segments per block (4 vertices) into `output`, endpoints by `mode`. */
+export function drawBlockLines(
+  gpu: Gpu,
+  mode: ConcatMode,
+  blocks: Pick<ConcatInput, 'blockCounts' | 'blockKeptPrefix' | 'blockCount'>,
+  output: LineTarget,
+  shading: LineShading,
+): void {
+  const gl = gpu.gl;
+  const blockUniforms = {
+    u_blockCounts: blocks.blockCounts.texture,
+    u_blockKeptPrefix: blocks.blockKeptPrefix.texture,
+    u_countsWidthLog2: Math.log2(blocks.blockCounts.width),
+    u_outputWidthLog2: Math.log2(output.width),
+  };
+  const lineUniforms = {
+    ...shading.uniforms,
+    u_pixelToClip: mat4.ortho(mat4.create(), 0, output.width, 0, output.height, -1, 1),
+  };
+  const vertexCount = blocks.blockCount * 4;
   if (mode === 'vertex-fetch') {
-    const program = gpu.programs.get({ name: 'block-lines-fetch.vert', vertex: blockLinesFetch, fragment: blockLines });
+    const program = gpu.programs.get({ name: `block-lines-fetch.vert+${shading.name}`, vertex: blockLinesFetch, fragment: shading.source });
+    gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
+    gl.viewport(0, 0, output.width, output.height);
     gl.useProgram(program.program);
     twgl.setUniforms(program, { ...blockUniforms, ...lineUniforms });
     gpu.bindEmptyVertexArray();
     gl.drawArrays(gl.LINES, 0, vertexCount);
   } else {
-    drawFromTransformFeedback(gpu, vertexCount, blockUniforms, lineUniforms, output);
+    drawFromTransformFeedback(gpu, vertexCount, blockUniforms, lineUniforms, output, shading);
   }
   gpu.stats.passes += 1;
   gpu.stats.drawCalls += 1;
-  gpu.stats.lineFragmentsAtMost += output.width * output.height;
 }
 
 function drawFromTransformFeedback(
@@ -70,7 +100,8 @@ function drawFromTransformFeedback(
   vertexCount: number,
   blockUniforms: Record<string, unknown>,
   lineUniforms: Record<string, unknown>,
-  output: RenderTarget,
+  output: LineTarget,
+  shading: LineShading,
 ): void {
   const gl = gpu.gl;
   const capture = gpu.programs.get({
@@ -79,8 +110,7 @@ function drawFromTransformFeedback(
     fragment: blockLines,
     transformFeedbackVaryings: ['v_position', 'v_block'],
   });
-  const lines = gpu.programs.get({ name: 'block-lines-feedback.vert', vertex: blockLinesFeedback, fragment: blockLines });
-
+  const lines = gpu.programs.get({ name: `block-lines-feedback.vert+${shading.name}`, vertex: blockLinesFeedback, fragment: shading.source });
   const buffer = gl.createBuffer()!;
   gpu.tracker.created('buffers');
   const feedback = gl.createTransformFeedback()!;
