@@ -1,0 +1,16 @@
+// createHeadlessContext() without an X display fails with an error that says why and what to do.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+describe('createHeadlessContext', () => {
+  it('explains the missing display instead of returning null', () => {
+    const script = `import('./dist/node.js').then(m => { try { m.createHeadlessContext(); console.log('made a context'); } catch (e) { console.log(e.message); } })`;
+    const env = { ...process.env };
+    delete env.DISPLAY;
+    delete env.ANGLE_DEFAULT_PLATFORM;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
+    expect(output).toMatch(/could not create a WebGL2 context \(no DISPLAY set\)/);
+    expect(output).toMatch(/xvfb-run/);
+    expect(output).toMatch(/libgl1-mesa-dri/);
+  });
+});

@@ -1,0 +1,101 @@
+// Every GL object the engine makes is owned and freed. Checked twice: by the engine's own counters
+// and, independently, by counting create*/delete* calls on the context itself.
+import { describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../src/index.js';
+import { testContext } from './support/engine.js';
+
+const kinds = {
+  Texture: 'textures',
+  Framebuffer: 'framebuffers',
+  Buffer: 'buffers',
+  Program: 'programs',
+  VertexArray: 'vertexArrays',
+  TransformFeedback: 'transformFeedbacks',
+  Query: 'queries',
+} as const;
+
+/** Wraps the context's create-X / delete-X methods and counts live objects per kind. */
+function countGlObjects(gl: WebGL2RenderingContext) {
+  const live: Record<string, number> = {};
+  const restore: Array<() => void> = [];
+  const target = gl as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const kind of Object.keys(kinds)) {
+    live[kind] = 0;
+    for (const [verb, delta] of [['create', 1], ['delete', -1]] as const) {
+      const name = `${verb}${kind}`;
+      const original = target[name];
+      target[name] = function (this: unknown, ...args: unknown[]) {
+        if (verb === 'create' || args[0]) live[kind] += delta;
+        return original.apply(gl, args);
+      };
+      restore.push(() => {
+        target[name] = original;
+      });
+    }
+  }
+  return { live, restore: () => restore.forEach((r) => r()) };
+}
+
+async function mixedWork(engine: Engine, i: number): Promise<void> {
+  const data = Uint32Array.from({ length: 3000 + i }, (_, j) => (j * 7 + i) % 5);
+  const stream = engine.stream(data);
+  const algorithm = i % 2 === 0 ? 'recursive-doubling' : 'blelloch';
+  const scanned = engine.scan(stream, { algorithm, exclusive: i % 3 === 0 });
+  const result = engine.compact(stream, {
+    keep: 'nonzero',
+    algorithm: (['jumping-jack', 'horn'] as const)[i % 2],
+    global: i % 5 === 0 && i % 2 === 1,
+    blockSize: [16, 256, 2048][i % 3],
+    output: i % 4 === 0 ? 'indices' : 'values',
+    scan: algorithm,
+  });
+  await result.count();
+  result.dispose();
+  scanned.dispose();
+  stream.dispose();
+}
+
+describe('resource ownership', () => {
+  it('200 scans and compactions return every live count to baseline', async () => {
+    const { gl, engine } = await testContext();
+    // Warm up every option combination first (60 = lcm of the cycles in mixedWork): programs are
+    // compiled once per variant and cached for the engine's lifetime, by design.
+    for (let i = 0; i < 60; i++) await mixedWork(engine, i);
+    const baseline = engine.resources;
+    const counter = countGlObjects(gl);
+    try {
+      for (let i = 0; i < 200; i++) await mixedWork(engine, i);
+      expect(engine.resources).toEqual(baseline);
+      for (const [kind, live] of Object.entries(counter.live)) expect(live, `${kind}s left alive on the context`).toBe(0);
+    } finally {
+      counter.restore();
+    }
+  });
+
+  it('programs are compiled once and reused', async () => {
+    const { engine } = await testContext();
+    await mixedWork(engine, 1);
+    const programs = engine.resources.programs;
+    for (let i = 0; i < 6; i++) await mixedWork(engine, 1);
+    expect(engine.resources.programs).toBe(programs);
+  });
+
+  it('engine.dispose() frees everything it made, streams included, and is idempotent', async () => {
+    const { gl } = await testContext();
+    const counter = countGlObjects(gl);
+    try {
+      const engine = createEngine(gl);
+      const stream = engine.stream(new Uint32Array([1, 0, 2]));
+      engine.compact(stream, { keep: 'nonzero' }); // left undisposed on purpose
+      engine.scan(stream);
+      expect(engine.resources.textures).toBeGreaterThan(0);
+      engine.dispose();
+      engine.dispose();
+      expect(Object.values(engine.resources).every((n) => n === 0)).toBe(true);
+      for (const [kind, live] of Object.entries(counter.live)) expect(live, `${kind}s left alive`).toBe(0);
+      await expect(stream.read()).rejects.toThrow(/disposed/);
+    } finally {
+      counter.restore();
+    }
+  });
+});

@@ -1,0 +1,43 @@
+// Counts and scans stay exact past 2^24 elements and past 2^24 kept elements, where float32
+// counting (the paper's float textures) would already be wrong. Node-only to keep the Chromium
+// (SwiftShader) run short; the code path is the same.
+import { describe, expect, it } from 'vitest';
+import { expectSameBits, testEngine } from './support/engine.js';
+
+describe('exact past 2^24', () => {
+  const n = 2 ** 24 + 2 ** 20 + 3; // 17.8 M elements
+  it('counts more than 2^24 kept elements exactly, both algorithms', async () => {
+    const engine = await testEngine();
+    // every 64th element dropped: 17,580,811 kept
+    const data = Uint32Array.from({ length: n }, (_, i) => (i % 64 === 5 ? 0 : i + 1));
+    const expectedCount = n - Math.floor((n - 6) / 64) - 1;
+    expect(expectedCount).toBeGreaterThan(2 ** 24);
+    const stream = engine.stream(data);
+    for (const algorithm of ['jumping-jack', 'horn'] as const) {
+      const result = engine.compact(stream, { keep: 'nonzero', algorithm, output: 'indices' });
+      expect(await result.count(), algorithm).toBe(expectedCount);
+      if (algorithm === 'horn') {
+        const indices = (await result.read()) as Uint32Array;
+        // spot-check the tail, where float indices would have collapsed: every index past 2^24 present
+        for (let k = expectedCount - 5000; k < expectedCount; k++) expect(data[indices[k]]).toBe(indices[k] + 1);
+        expect(indices[expectedCount - 1]).toBe(n - 1);
+      }
+      result.dispose();
+    }
+    stream.dispose();
+  });
+
+  it('a global scan of 2^24 + 2^20 + 3 ones ends at exactly n', async () => {
+    const engine = await testEngine();
+    const stream = engine.stream(new Uint32Array(n).fill(1));
+    for (const algorithm of ['recursive-doubling', 'blelloch'] as const) {
+      const scanned = engine.scan(stream, { algorithm });
+      const got = (await scanned.read()) as Uint32Array;
+      expect(got[n - 1]).toBe(n);
+      expect(got[2 ** 24]).toBe(2 ** 24 + 1);
+      expectSameBits(got.subarray(n - 1000), Uint32Array.from({ length: 1000 }, (_, i) => n - 999 + i));
+      scanned.dispose();
+    }
+    stream.dispose();
+  });
+});

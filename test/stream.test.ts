@@ -1,0 +1,58 @@
+// Streams hold exactly what was uploaded: bit-exact for every element type and component count,
+// padding never visible, lengths from 0 to past a texture row.
+import { describe, expect, it } from 'vitest';
+import { trickyBits } from '../src/capabilities.js';
+import { expectSameBits, testEngine } from './support/engine.js';
+import { random } from './support/reference.js';
+
+describe('stream round trip', () => {
+  it.each([0, 1, 2, 2047, 2048, 2049, 70_001, 2 ** 20 + 3])('uint32, %i elements', async (n) => {
+    const engine = await testEngine();
+    const next = random(n);
+    const data = Uint32Array.from({ length: n }, () => Math.floor(next() * 2 ** 32));
+    if (n > 0) data[n - 1] = 0xffffffff;
+    const stream = engine.stream(data);
+    expect(stream.length).toBe(n);
+    expectSameBits((await stream.read()) as Uint32Array, data);
+    stream.dispose();
+  });
+
+  it('float32 bit patterns survive: NaN payloads, -0, denormals, infinities', async () => {
+    const engine = await testEngine();
+    const data = new Float32Array(trickyBits.buffer.slice(0));
+    const stream = engine.stream(data);
+    const back = await stream.read();
+    expect(back).toBeInstanceOf(Float32Array);
+    expectSameBits(back as Float32Array, data);
+    stream.dispose();
+  });
+
+  it('int32 round trip keeps negatives', async () => {
+    const engine = await testEngine();
+    const data = new Int32Array([-(2 ** 31), -1, 0, 1, 2 ** 31 - 1]);
+    const stream = engine.stream(data);
+    const back = await stream.read();
+    expect(back).toBeInstanceOf(Int32Array);
+    expect(Array.from(back)).toEqual(Array.from(data));
+    stream.dispose();
+  });
+
+  it('4-component streams', async () => {
+    const engine = await testEngine();
+    const data = Uint32Array.from({ length: 4 * 3001 }, (_, i) => (i * 2654435761) >>> 0);
+    const stream = engine.stream(data, { components: 4 });
+    expect(stream.length).toBe(3001);
+    expectSameBits((await stream.read()) as Uint32Array, data);
+    stream.dispose();
+  });
+
+  it('rows are a power of two at least 2048 wide, about square', async () => {
+    const engine = await testEngine();
+    for (const [n, width] of [[1, 2048], [2 ** 22, 2048], [2 ** 24, 4096]] as const) {
+      const stream = engine.stream(new Uint32Array(n));
+      expect(stream.layout.width).toBe(width);
+      expect(stream.layout.height).toBe(Math.ceil(n / width));
+      stream.dispose();
+    }
+  });
+});
