@@ -48,6 +48,13 @@ export interface EngineOptions {
   /** Reserved for later use; unknown keys are rejected. */
 }
 
+/**
+ * algorithm 'auto' runs the per-block hybrid: Horn in blocks whose kept fraction is below this,
+ * Jumping Jack elsewhere. 0.22 kept = 78 % invalid, the crossover the paper measured (Fig. 11);
+ * see README "Choosing an algorithm" for what our own benchmarks show.
+ */
+export const HYBRID_HORN_BELOW_KEPT_FRACTION = 0.22;
+
 const blockScans: Record<ScanAlgorithm, BlockScan> = {
   'recursive-doubling': hillisSteeleBlockScan,
   blelloch: blellochBlockScan,
@@ -166,7 +173,7 @@ export class Engine implements StreamOwner {
     const keepFn = keepFunction(keep, stream.type);
     if (keepFn.userBody !== undefined) checkUserSnippet(keepFn.userBody);
 
-    const algorithm: CompactionAlgorithm = global ? 'horn-global' : requested === 'auto' ? 'jumping-jack' : requested;
+    const algorithm: CompactionAlgorithm = global ? 'horn-global' : requested === 'auto' ? 'hybrid' : requested;
     const concat = global ? 'none' : concatOption === 'auto' ? (this.caps.transformFeedback ? 'transform-feedback' : 'vertex-fetch') : concatOption;
     const { value, stats } = this.gpu.measure(() =>
       compact(this.gpu, stream, {
@@ -177,6 +184,7 @@ export class Engine implements StreamOwner {
         outputIndices: output === 'indices',
         keep: keepFn,
         maxTextureSize: this.caps.maxTextureSize,
+        hornBelowKept: Math.ceil(HYBRID_HORN_BELOW_KEPT_FRACTION * blockSize),
       }),
     );
     const { layout } = stream;

@@ -60,7 +60,7 @@ async function checkCompaction(
   }
 }
 
-describe.each(['jumping-jack', 'horn'] as const)('%s per block', (algorithm) => {
+describe.each(['jumping-jack', 'horn', 'auto'] as const)('%s per block', (algorithm) => {
   describe.each(concatModes)('concat %s', (concat) => {
     describe.each(blockSizes)('block %i', (blockSize) => {
       it.for(sizes)('n = %i at densities 0, 0.1 %, 50 %, 99.9 %, 100 %', async (n, context) => {
@@ -104,6 +104,22 @@ describe('horn over the whole stream (global: no blocks, no concatenation)', () 
     const engine = await testEngine();
     const result = engine.compact(engine.stream(new Uint32Array([0, 1, 2])), { keep: 'nonzero', algorithm: 'horn', global: true });
     expect(result.stats).toMatchObject({ algorithm: 'horn-global', concat: 'none', blockSize: undefined });
+    result.dispose();
+  });
+});
+
+describe("algorithm 'auto' (per-block hybrid)", () => {
+  it('mixes Horn in sparse blocks with Jumping Jack in dense ones, exactly', async () => {
+    const engine = await testEngine();
+    const blockSize = 256;
+    // alternate dense (90 % kept) and sparse (3 % kept) blocks
+    const n = blockSize * 64 + 17;
+    const dense = randomKept(n, 0.9, 1);
+    const sparse = randomKept(n, 0.03, 2);
+    const c = input(engine, 'hybrid', () => dense.map((d, i) => (Math.floor(i / blockSize) % 2 === 0 ? d : sparse[i])));
+    await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'auto', blockSize }, 'hybrid');
+    const result = engine.compact(c.stream, { keep: 'nonzero' });
+    expect(result.stats).toMatchObject({ algorithm: 'hybrid', requestedAlgorithm: 'auto' });
     result.dispose();
   });
 });

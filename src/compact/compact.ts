@@ -3,9 +3,8 @@
 //   -> block counts -> scan of counts -> concatenation lines -> output + count
 // or, for Horn over the whole stream: keep flags -> global scan -> binary search -> output + count.
 import blockTotals from '../../glsl/block-totals.frag';
-import hornBlockSearch from '../../glsl/horn-block-search.frag';
+import blockCompaction from '../../glsl/block-compaction.frag';
 import hornGlobalSearch from '../../glsl/horn-global-search.frag';
-import jumpingJack from '../../glsl/jumping-jack.frag';
 import keepFlags from '../../glsl/keep-flags.frag';
 import type { Gpu } from '../gpu.js';
 import type { RenderTarget, TexelFormat } from '../render-target.js';
@@ -17,7 +16,11 @@ import { describeUserCompileError, insertKeepFunction, type KeepFunction } from 
 import { ShaderCompileError, withDefines } from '../programs.js';
 import { copyTexel } from '../copy-texel.js';
 
-export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'horn-global';
+/**
+ * The per-block search, or Horn over the whole stream. 'hybrid' picks per block: Horn in blocks
+ * with fewer than `hornBelowKept` kept elements, Jumping Jack in the others.
+ */
+export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'hybrid' | 'horn-global';
 
 export interface CompactionPlan {
   algorithm: CompactionAlgorithm;
@@ -27,6 +30,8 @@ export interface CompactionPlan {
   outputIndices: boolean;
   keep: KeepFunction;
   maxTextureSize: number;
+  /** For 'hybrid': blocks with fewer kept elements than this use Horn. */
+  hornBelowKept: number;
 }
 
 export interface CompactionOutput {
@@ -137,13 +142,25 @@ export function compact(gpu: Gpu, stream: Stream, plan: CompactionPlan): Compact
     count = copyTexel(gpu, blockKeptPrefix, blockCount - 1, layout.widthLog2 - blockLog2);
 
     const compactedBlocks = own(gpu.target(layout.width, layout.height, outputFormat));
-    const search = plan.algorithm === 'jumping-jack'
-      ? { name: 'jumping-jack.frag', fragment: jumpingJack }
-      : { name: 'horn-block-search.frag', fragment: hornBlockSearch };
     gpu.pass(
-      gpu.program({ ...search, defines: { ...outputDefines, BLOCK_SIZE: 2 ** blockLog2, BLOCK_LOG2: blockLog2 } }),
+      gpu.program({
+        name: 'block-compaction.frag',
+        fragment: blockCompaction,
+        defines: {
+          ...outputDefines,
+          BLOCK_SIZE: 2 ** blockLog2,
+          BLOCK_LOG2: blockLog2,
+          JUMPING_JACK: plan.algorithm === 'jumping-jack',
+          HORN: plan.algorithm === 'horn',
+        },
+      }),
       compactedBlocks,
-      { u_maxAllowableSize: masTarget.texture, u_values: stream.target.texture, u_widthLog2: layout.widthLog2 },
+      {
+        u_maxAllowableSize: masTarget.texture,
+        u_values: stream.target.texture,
+        u_widthLog2: layout.widthLog2,
+        u_hornBelowKept: plan.hornBelowKept,
+      },
     );
 
     output = gpu.target(layout.width, layout.height, outputFormat);
