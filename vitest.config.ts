@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     // headless-gl loads its native addon once per process: GPU tests run in forked processes.
     pool: 'forks',
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.{ts,js}'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },
