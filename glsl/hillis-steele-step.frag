@@ -4,6 +4,11 @@
 // earlier block. log2(b) passes with offsets 1, 2, 4, ... leave each block's inclusive prefix sum.
 // Blocks are row-aligned (b divides the row width), so "to the left" never leaves the row.
 //
+// RADIX generalises the step: each element adds the RADIX - 1 elements at u_offset, 2·u_offset, ...
+// to its left, and offsets grow by RADIX per pass, so log_RADIX(b) passes suffice. RADIX 2 is the
+// paper's algorithm. Larger radices trade passes (each one shades every texel) for fetches from
+// the same row (cheap, cached): on GPUs where per-fragment cost dominates, fewer passes win.
+//
 // Variants (defines):
 //  EXCLUSIVE             the last pass writes element i-1's sum at i (0 at a block start), which
 //                        turns the inclusive scan into an exclusive one without an extra pass.
@@ -30,7 +35,11 @@ void main() {
   local -= 1u;
 #endif
   uvec4 sum = texelFetch(u_input, texel, 0);
-  if (local >= uint(u_offset)) sum = addValues(sum, texelFetch(u_input, texel - ivec2(u_offset, 0), 0));
+  for (int k = 1; k < RADIX; ++k) {
+    int back = k * u_offset;
+    if (local < uint(back)) break;   // that element is in an earlier block
+    sum = addValues(sum, texelFetch(u_input, texel - ivec2(back, 0), 0));
+  }
 #ifdef MAX_ALLOWABLE_SIZE
   outValue = uvec4(packMaxAllowableSize(1u << uint(u_blockLog2), sum.r, ivec2(gl_FragCoord.xy)));
 #else

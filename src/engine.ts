@@ -28,6 +28,8 @@ export interface ScanOptions {
   exclusive?: boolean;
   /** Segmented scan: restart the sum every `blockSize` elements (power of two, 16..2048). Default: one scan over the whole stream. */
   blockSize?: number;
+  /** Recursive doubling: elements added per pass, 2 (the paper's), 4, 8 or 16. Default DEFAULT_RADIX. */
+  radix?: number;
 }
 
 export interface CompactOptions {
@@ -42,6 +44,8 @@ export interface CompactOptions {
   output?: 'values' | 'indices';
   /** Scan used inside the blocks. Default 'recursive-doubling'. */
   scan?: ScanAlgorithm;
+  /** Radix of the recursive-doubling scans (see ScanOptions.radix). */
+  radix?: number;
 }
 
 export interface EngineOptions {
@@ -54,6 +58,10 @@ export interface EngineOptions {
  * see README "Choosing an algorithm" for what our own benchmarks show.
  */
 export const HYBRID_HORN_BELOW_KEPT_FRACTION = 0.22;
+
+/** Recursive doubling's default radix; see README "Performance" for the measurements behind it. */
+export const DEFAULT_RADIX = 2;
+const radices = [2, 4, 8, 16];
 
 const blockScans: Record<ScanAlgorithm, BlockScan> = {
   'recursive-doubling': hillisSteeleBlockScan,
@@ -138,14 +146,15 @@ export class Engine implements StreamOwner {
     const exclusive = opts.exclusive ?? false;
     if (typeof exclusive !== 'boolean') throw new Error(`engine.scan(): options.exclusive must be a boolean; got ${describe(exclusive)}`);
     const blockSize = opts.blockSize === undefined ? undefined : this.checkBlockSize('engine.scan(): options.blockSize', opts.blockSize, stream);
+    const radix = this.checkRadix('engine.scan(): options.radix', opts.radix);
 
     const { layout, target } = stream;
     const input = { texture: target.texture, width: layout.width, height: layout.height, format: target.format };
     const floatValues = stream.type === 'float32';
     const { value: result, stats } = this.gpu.measure(() =>
       blockSize === undefined
-        ? globalScan(this.gpu, input, { blockScan: blockScans[algorithm], floatValues, exclusive, maxTextureSize: this.caps.maxTextureSize })
-        : blockScans[algorithm](this.gpu, input, { blockLog2: log2Exact(blockSize), floatValues, exclusive }),
+        ? globalScan(this.gpu, input, { blockScan: blockScans[algorithm], floatValues, exclusive, radix, maxTextureSize: this.caps.maxTextureSize })
+        : blockScans[algorithm](this.gpu, input, { blockLog2: log2Exact(blockSize), floatValues, exclusive, radix }),
     );
     this.lastScanStats = stats;
     return this.adopt(new Stream(this, result, layout, stream.type, stream.components, stream.lengthIfKnown, this.copyLength(stream)));
@@ -162,6 +171,7 @@ export class Engine implements StreamOwner {
     const concatOption = oneOf('engine.compact(): options.concat', opts.concat, ['transform-feedback', 'vertex-fetch', 'auto'] as const, 'auto');
     const output = oneOf('engine.compact(): options.output', opts.output, ['values', 'indices'] as const, 'values');
     const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithms, 'recursive-doubling');
+    const radix = this.checkRadix('engine.compact(): options.radix', opts.radix);
     const global = opts.global ?? false;
     if (typeof global !== 'boolean') throw new Error(`engine.compact(): options.global must be a boolean; got ${describe(global)}`);
     if (global && requested !== 'horn') {
@@ -185,6 +195,7 @@ export class Engine implements StreamOwner {
         keep: keepFn,
         maxTextureSize: this.caps.maxTextureSize,
         hornBelowKept: Math.ceil(HYBRID_HORN_BELOW_KEPT_FRACTION * blockSize),
+        radix,
       }),
     );
     const { layout } = stream;
@@ -192,7 +203,7 @@ export class Engine implements StreamOwner {
       new Stream(this, value.output, { ...layout, length: layout.capacity }, output === 'indices' ? 'uint32' : stream.type,
         output === 'indices' ? 1 : stream.components, undefined, value.count),
     );
-    const compactStats: CompactStats = { ...stats, algorithm, requestedAlgorithm: requested, concat, blockSize: global ? undefined : blockSize, scan, output };
+    const compactStats: CompactStats = { ...stats, algorithm, requestedAlgorithm: requested, concat, blockSize: global ? undefined : blockSize, scan, radix, output };
     return new CompactResult(resultStream, compactStats);
   }
 
@@ -267,6 +278,14 @@ export class Engine implements StreamOwner {
     }
     if (value > stream.layout.width) {
       throw new Error(`${name} ${value} is larger than the stream's row width ${stream.layout.width}; blocks must fit in a row`);
+    }
+    return value;
+  }
+
+  private checkRadix(name: string, value: unknown): number {
+    if (value === undefined) return DEFAULT_RADIX;
+    if (typeof value !== 'number' || !radices.includes(value)) {
+      throw new Error(`${name} must be one of ${radices.join(', ')}; got ${describe(value)}`);
     }
     return value;
   }

@@ -88,6 +88,33 @@ describe.each(algorithms)('%s scan', (algorithm) => {
   });
 });
 
+describe.each([4, 8, 16])('recursive doubling with radix %i', (radix) => {
+  it.each([false, true])('global and segmented scans, exclusive=%s', async (exclusive) => {
+    const engine = await testEngine();
+    const data = uintData(2 ** 18 + 7, radix);
+    const stream = engine.stream(data);
+    for (const blockSize of [undefined, 16, 32, 64, 128, 256, 512, 1024, 2048]) {
+      const scanned = engine.scan(stream, { algorithm: 'recursive-doubling', radix, exclusive, blockSize });
+      expectSameBits((await scanned.read()) as Uint32Array, referenceScan(data, { exclusive, blockSize }), `radix ${radix} block ${blockSize}`);
+      if (blockSize) expect(engine.lastScanStats?.passes).toBe(Math.ceil(Math.log2(blockSize) / Math.log2(radix)));
+      scanned.dispose();
+    }
+    stream.dispose();
+  });
+
+  it('compaction with it (MAS in the last pass)', async () => {
+    const engine = await testEngine();
+    const data = Uint32Array.from(uintData(70_000, radix, 3), (v, i) => (v === 0 ? 0 : i + 1));
+    const stream = engine.stream(data);
+    for (const blockSize of [16, 128, 2048]) {
+      const result = engine.compact(stream, { keep: 'nonzero', algorithm: 'horn', radix, blockSize });
+      expectSameBits((await result.read()) as Uint32Array, data.filter((v) => v !== 0));
+      result.dispose();
+    }
+    stream.dispose();
+  });
+});
+
 describe('pass economy', () => {
   it('recursive doubling takes log2(b) passes per block level', async () => {
     const engine = await testEngine();

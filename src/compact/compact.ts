@@ -32,6 +32,8 @@ export interface CompactionPlan {
   maxTextureSize: number;
   /** For 'hybrid': blocks with fewer kept elements than this use Horn. */
   hornBelowKept: number;
+  /** Recursive doubling's radix for every scan of the compaction. */
+  radix: number;
 }
 
 export interface CompactionOutput {
@@ -95,6 +97,7 @@ export function compact(gpu: Gpu, stream: Stream, plan: CompactionPlan): Compact
         floatValues: false,
         exclusive: false,
         maxTextureSize: plan.maxTextureSize,
+        radix: plan.radix,
       }));
       output = gpu.target(layout.width, layout.height, outputFormat);
       const searchSize = layout.capacity;
@@ -118,6 +121,7 @@ export function compact(gpu: Gpu, stream: Stream, plan: CompactionPlan): Compact
         floatValues: false,
         exclusive: false,
         maxAllowableSize: true,
+        radix: plan.radix,
       }),
     );
 
@@ -137,6 +141,7 @@ export function compact(gpu: Gpu, stream: Stream, plan: CompactionPlan): Compact
         floatValues: false,
         exclusive: false,
         maxTextureSize: plan.maxTextureSize,
+        radix: plan.radix,
       }),
     );
     count = copyTexel(gpu, blockKeptPrefix, blockCount - 1, layout.widthLog2 - blockLog2);

@@ -11,6 +11,8 @@ export interface CompactStats extends PassStats {
   concat: ConcatMode | 'none';
   blockSize: number | undefined;
   scan: 'recursive-doubling' | 'blelloch';
+  /** Radix of the recursive-doubling scans (unused by Blelloch). */
+  radix: number;
   output: 'values' | 'indices';
 }
 

@@ -17,6 +17,8 @@ export interface BlockScanOptions {
   /** Add as IEEE floats (float32 streams) instead of uint32. */
   floatValues: boolean;
   exclusive: boolean;
+  /** Recursive doubling only: elements summed per pass (2, 4, 8 or 16; 2 = the paper's). */
+  radix?: number;
   /**
    * Scan of invalid flags for compaction: the last pass writes MAS = b - pSum with the kept bit
    * (glsl/max-allowable-size.glsl) instead of the sum. The flags texture is the scan's input.

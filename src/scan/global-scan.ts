@@ -13,6 +13,8 @@ export interface GlobalScanOptions {
   floatValues: boolean;
   exclusive: boolean;
   maxTextureSize: number;
+  /** Passed to the block scan (recursive doubling's radix). */
+  radix?: number;
 }
 
 const maxBlockLog2 = log2Exact(MAX_BLOCK_SIZE);
@@ -21,15 +23,15 @@ const maxBlockLog2 = log2Exact(MAX_BLOCK_SIZE);
 export function globalScan(gpu: Gpu, input: BlockScanInput, options: GlobalScanOptions): RenderTarget {
   const widthLog2 = log2Exact(input.width);
   const blockLog2 = Math.min(widthLog2, maxBlockLog2);
-  const { floatValues, exclusive } = options;
+  const { floatValues, exclusive, radix } = options;
 
   if (input.height === 1 && blockLog2 === widthLog2) {
-    return options.blockScan(gpu, input, { blockLog2, floatValues, exclusive });
+    return options.blockScan(gpu, input, { blockLog2, floatValues, exclusive, radix });
   }
 
   const owned: RenderTarget[] = [];
   try {
-    const blocks = options.blockScan(gpu, input, { blockLog2, floatValues, exclusive: false });
+    const blocks = options.blockScan(gpu, input, { blockLog2, floatValues, exclusive: false, radix });
     owned.push(blocks);
 
     const blockCount = (input.width * input.height) >> blockLog2;

@@ -1,16 +1,18 @@
 // Recursive doubling (Hillis & Steele; paper Algorithm 1), segmented per block: log2(b) ping-pong
 // passes with offsets 1, 2, 4, ..., b/2. Simple and few passes, but every pass shades all n texels
-// (n·log2 b fragments in total).
+// (n·log2 b fragments in total). With radix r > 2 each pass adds r - 1 neighbours and the offsets
+// grow r-fold: ceil(log_r b) passes (glsl/hillis-steele-step.frag).
 import hillisSteeleStep from '../../glsl/hillis-steele-step.frag';
 import { PingPong } from '../ping-pong.js';
 import type { BlockScan } from './block-scan.js';
 
 export const hillisSteeleBlockScan: BlockScan = (gpu, input, options) => {
   const { blockLog2 } = options;
+  const radix = options.radix ?? 2;
   const pingPong = new PingPong(gpu, input.width, input.height, input.format);
   // A block of one element still needs one pass (a copy, or zeros when exclusive); an offset of
   // 1 adds nothing there, since no element has a left neighbour in its block.
-  const steps = Math.max(blockLog2, 1);
+  const steps = hillisSteelePasses(blockLog2, radix);
   let source = input.texture;
   for (let step = 0; step < steps; step++) {
     const last = step === steps - 1;
@@ -19,13 +21,14 @@ export const hillisSteeleBlockScan: BlockScan = (gpu, input, options) => {
       fragment: hillisSteeleStep,
       defines: {
         FLOAT_VALUES: options.floatValues,
+        RADIX: radix,
         EXCLUSIVE: last && options.exclusive,
         MAX_ALLOWABLE_SIZE: last && options.maxAllowableSize,
       },
     });
     gpu.pass(program, pingPong.output, {
       u_input: source,
-      u_offset: 2 ** step,
+      u_offset: radix ** step,
       u_blockLog2: blockLog2,
       u_invalidFlags: input.texture,
     });
@@ -34,7 +37,8 @@ export const hillisSteeleBlockScan: BlockScan = (gpu, input, options) => {
   return pingPong.takeResult();
 };
 
-export function hillisSteeleFragments(width: number, height: number, blockLog2: number): number {
-  return width * height * Math.max(blockLog2, 1);
+/** Passes for one block scan: ceil(log_radix b), at least 1. */
+export function hillisSteelePasses(blockLog2: number, radix: number): number {
+  return Math.max(1, Math.ceil(blockLog2 / Math.log2(radix)));
 }
 
