@@ -1,13 +1,62 @@
-import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { glslVitePlugin } from './scripts/glsl-loader.mjs';
+
+// Two projects run the SAME GPU test files:
+//   node      headless-gl in forked Node processes (under Xvfb, see scripts/with-display.sh)
+//   chromium  a canvas's WebGL2 context in headless Chromium (Debian's /usr/bin/chromium,
+//             ANGLE + SwiftShader), driven by playwright-core; never `npx playwright install`.
+// test/support/engine.ts picks the context, so a test file does not care where it runs.
+//
+// File naming rule: `test/**/*.node.test.{ts,js}` is Node-only (spawns processes, reads files,
+// exercises headless-gl quirks) and runs in the 'node' project alone. Every other
+// `test/**/*.test.ts` runs in both projects.
+const nodeOnly = 'test/**/*.node.test.{ts,js}';
+
+const chromiumArgs = [
+  '--no-sandbox', // CI runs as root
+  '--headless=new',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
 
 export default defineConfig({
   plugins: [glslVitePlugin()],
   test: {
-    // headless-gl loads its native addon once per process: GPU tests run in forked processes.
-    pool: 'forks',
-    include: ['test/**/*.test.{ts,js}'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          // headless-gl loads its native addon once per process: GPU tests run in forked processes.
+          pool: 'forks',
+          include: ['test/**/*.test.{ts,js}'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'chromium',
+          include: ['test/**/*.test.{ts,js}'],
+          exclude: [...configDefaults.exclude, nodeOnly],
+          browser: {
+            enabled: true,
+            headless: true,
+            // Playwright gives every browser context a fresh temporary user-data-dir.
+            provider: playwright({ launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs } }),
+            instances: [{ browser: 'chromium' }],
+            // No screenshots of failures: the canvas is off-screen, and SwiftShader is slow enough.
+            screenshotFailures: false,
+          },
+        },
+      },
+    ],
   },
 });
