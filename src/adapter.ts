@@ -90,6 +90,56 @@ export function readBits(gpu: Gpu, target: RenderTarget, texels: number, drainRe
   return out;
 }
 
+/**
+ * Asynchronous form of readBits where the context supports it (the probe's `asyncReadback`): the
+ * pixels go into a pixel-pack buffer, a fence follows, and the main thread polls the fence between
+ * tasks instead of blocking in readPixels. headless-gl keeps the synchronous path. Rejects if the
+ * context is lost while waiting.
+ */
+export async function readBitsAsync(gpu: Gpu, target: RenderTarget, texels: number, drainReadError: boolean): Promise<Uint32Array> {
+  const gl = gpu.gl;
+  const components = target.components;
+  const out = new Uint32Array(texels * components);
+  if (texels === 0) return out;
+  const rows = Math.ceil(texels / target.width);
+  const rgba = new Uint32Array(target.width * rows * 4);
+  const buffer = gl.createBuffer()!;
+  gpu.tracker.created('buffers');
+  let sync: WebGLSync | null = null;
+  try {
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+    gl.bufferData(gl.PIXEL_PACK_BUFFER, rgba.byteLength, gl.STREAM_READ);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+    gl.readPixels(0, 0, target.width, rows, gl.RGBA_INTEGER, gl.UNSIGNED_INT, 0);
+    if (drainReadError) gl.getError();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gpu.tracker.created('syncs');
+    gl.flush();
+    for (;;) {
+      if (gl.isContextLost()) throw new Error('WebGL context lost while reading back from the GPU; create a new engine once the context is restored');
+      const status = gl.clientWaitSync(sync!, 0, 0);
+      if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED) break;
+      if (status !== gl.TIMEOUT_EXPIRED) throw new Error(`readback fence failed (clientWaitSync returned ${status})`);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+    gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, rgba);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+  } finally {
+    if (sync) {
+      gl.deleteSync(sync);
+      gpu.tracker.deleted('syncs');
+    }
+    gl.deleteBuffer(buffer);
+    gpu.tracker.deleted('buffers');
+  }
+  if (components === 4) out.set(rgba.subarray(0, texels * 4));
+  else for (let i = 0; i < texels; i++) out[i] = rgba[i * 4];
+  return out;
+}
+
 /** Clears any pending GL errors (used by probes, which provoke them on purpose). */
 export function clearErrors(gl: WebGL2RenderingContext): number[] {
   const seen: number[] = [];

@@ -18,6 +18,8 @@ export interface Capabilities {
   floatRender: boolean;
   /** GPU timer queries (EXT_disjoint_timer_query_webgl2). */
   timerQuery: boolean;
+  /** Pixel-pack buffer + fence readback works (browsers); else reads block in readPixels (headless-gl). */
+  asyncReadback: boolean;
   /** The renderer string, unmasked where the context allows. */
   renderer: string;
 }
@@ -43,6 +45,19 @@ function probeUpload(gpu: Gpu, path: UploadPath, drainReadError: boolean): boole
   } finally {
     target.free();
   }
+}
+
+/**
+ * Fenced pixel-pack readback is worth it where a fence can signal while the page keeps running:
+ * a browser canvas context (WebGL 2 lets fences signal only between tasks of the event loop). In
+ * headless-gl, Node has no such loop to give back to, so reads stay synchronous there.
+ */
+function supportsAsyncReadback(gl: WebGL2RenderingContext): boolean {
+  const canvas = (gl as { canvas?: unknown }).canvas;
+  const browserCanvas =
+    (typeof HTMLCanvasElement !== 'undefined' && canvas instanceof HTMLCanvasElement) ||
+    (typeof OffscreenCanvas !== 'undefined' && canvas instanceof OffscreenCanvas);
+  return browserCanvas && typeof gl.fenceSync === 'function' && typeof gl.clientWaitSync === 'function' && typeof gl.getBufferSubData === 'function';
 }
 
 function probeReadPixelsError(gpu: Gpu): boolean {
@@ -177,6 +192,7 @@ export function probeCapabilities(gpu: Gpu): Capabilities {
     transformFeedback: probeTransformFeedback(gpu),
     floatRender: probeFloatRender(gpu),
     timerQuery: probeTimerQuery(gpu),
+    asyncReadback: supportsAsyncReadback(gl),
     renderer: rendererString(gl),
   };
 }

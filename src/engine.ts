@@ -1,5 +1,5 @@
 // The public engine: streams, scans and compactions on one WebGL2 context.
-import { readBits, uploadBits } from './adapter.js';
+import { readBits, readBitsAsync, uploadBits } from './adapter.js';
 import { probeCapabilities, type Capabilities } from './capabilities.js';
 import { compact, type CompactionAlgorithm } from './compact/compact.js';
 import type { ConcatMode } from './compact/concatenate.js';
@@ -94,13 +94,25 @@ export class Engine implements StreamOwner {
   /** Stats of the last scan (compactions report theirs on the result). */
   lastScanStats: PassStats | undefined;
 
+  private readonly canvas: EventTarget | undefined;
+  private readonly onContextLost = () => {
+    this.contextLost = true;
+  };
+  private contextLost = false;
+
   constructor(gl: WebGL2RenderingContext) {
+    if (gl.isContextLost()) throw new Error('createEngine(gl): the WebGL context is lost; create the engine after it is restored');
     this.gpu = new Gpu(gl);
     try {
       this.caps = probeCapabilities(this.gpu);
     } catch (error) {
       this.gpu.dispose();
       throw error;
+    }
+    const canvas = (gl as { canvas?: unknown }).canvas;
+    if (canvas && typeof (canvas as EventTarget).addEventListener === 'function') {
+      this.canvas = canvas as EventTarget;
+      this.canvas.addEventListener('webglcontextlost', this.onContextLost);
     }
   }
 
@@ -215,16 +227,18 @@ export class Engine implements StreamOwner {
     this.assertAlive('finish()');
     const probe = this.gpu.target(1, 1);
     try {
-      readBits(this.gpu, probe, 1, this.caps.readPixelsRaisesError);
+      await this.readTexels(probe, 1);
     } finally {
       probe.free();
     }
   }
 
+  /** Frees every GL object the engine made (streams included). Idempotent; safe after context loss. */
   dispose(): void {
     if (this.disposed) return;
     for (const stream of [...this.streams]) stream.dispose();
     this.gpu.dispose();
+    this.canvas?.removeEventListener('webglcontextlost', this.onContextLost);
     this.disposed = true;
   }
 
@@ -233,7 +247,7 @@ export class Engine implements StreamOwner {
   async readStream(stream: Stream): Promise<StreamData> {
     this.assertAlive('stream.read()');
     const length = await stream.readLength();
-    const bits = readBits(this.gpu, stream.target, length, this.caps.readPixelsRaisesError);
+    const bits = await this.readTexels(stream.target, length);
     if (stream.type === 'float32') return new Float32Array(bits.buffer);
     if (stream.type === 'int32') return new Int32Array(bits.buffer);
     return bits;
@@ -242,7 +256,7 @@ export class Engine implements StreamOwner {
   async readLength(stream: Stream): Promise<number> {
     this.assertAlive('stream.readLength()');
     if (!stream.lengthTarget) throw new Error('internal: stream without a known length or length texture');
-    return readBits(this.gpu, stream.lengthTarget, 1, this.caps.readPixelsRaisesError)[0];
+    return (await this.readTexels(stream.lengthTarget, 1))[0];
   }
 
   releaseStream(stream: Stream): void {
@@ -262,8 +276,21 @@ export class Engine implements StreamOwner {
     return copyTexel(this.gpu, stream.lengthTarget, 0, 0);
   }
 
+  private async readTexels(target: RenderTarget, texels: number): Promise<Uint32Array> {
+    const { asyncReadback, readPixelsRaisesError } = this.caps;
+    const bits = asyncReadback
+      ? await readBitsAsync(this.gpu, target, texels, readPixelsRaisesError)
+      : readBits(this.gpu, target, texels, readPixelsRaisesError);
+    this.assertAlive('read'); // a context lost during the read leaves garbage, not data
+    return bits;
+  }
+
   private assertAlive(what: string): void {
     if (this.disposed) throw new Error(`engine.${what}: this engine was disposed; create a new one with createEngine(gl)`);
+    if (this.contextLost || this.gpu.gl.isContextLost()) {
+      this.contextLost = true;
+      throw new Error(`engine.${what}: the WebGL context was lost; its textures are gone. Create a new engine once the context is restored (webglcontextrestored)`);
+    }
   }
 
   private assertOwnStream(what: string, stream: unknown): asserts stream is Stream {
