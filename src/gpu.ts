@@ -3,28 +3,32 @@
 import * as twgl from 'twgl.js';
 import fullscreenVertex from '../glsl/fullscreen.vert';
 import { ProgramCache, type ProgramRequest } from './programs.js';
-import { RenderTarget, type TexelFormat } from './render-target.js';
+import type { RenderTarget, TexelFormat } from './render-target.js';
 import { ResourceTracker } from './resources.js';
 import { emptyStats, type PassStats } from './stats.js';
+import { TexturePool } from './texture-pool.js';
 
 export type Uniforms = Record<string, unknown>;
 
 export class Gpu {
   readonly tracker = new ResourceTracker();
   readonly programs: ProgramCache;
+  readonly pool: TexturePool;
   /** Counters of the operation in progress; operations swap in a fresh one and report it. */
   stats: PassStats = emptyStats();
   /** Attribute-less draws still need a vertex array bound in WebGL2. */
   private readonly emptyVertexArray: WebGLVertexArrayObject;
 
-  constructor(readonly gl: WebGL2RenderingContext) {
+  constructor(readonly gl: WebGL2RenderingContext, poolBytes: number) {
     this.programs = new ProgramCache(gl, this.tracker);
+    this.pool = new TexturePool(gl, this.tracker, poolBytes);
     this.emptyVertexArray = gl.createVertexArray()!;
     this.tracker.created('vertexArrays');
   }
 
+  /** A render target from the pool (contents undefined: the caller's pass writes every texel). */
   target(width: number, height: number, format: TexelFormat = 'r32ui'): RenderTarget {
-    return new RenderTarget(this.gl, this.tracker, width, height, format);
+    return this.pool.take(width, height, format);
   }
 
   program(request: Omit<ProgramRequest, 'vertex'> & { vertex?: string }): twgl.ProgramInfo {
@@ -62,6 +66,7 @@ export class Gpu {
   }
 
   dispose(): void {
+    this.pool.trim();
     this.programs.dispose();
     this.gl.deleteVertexArray(this.emptyVertexArray);
     this.tracker.deleted('vertexArrays');

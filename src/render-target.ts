@@ -4,6 +4,11 @@ import type { ResourceTracker } from './resources.js';
 
 export type TexelFormat = 'r32ui' | 'rgba32ui';
 
+/** Where a freed target goes: back to the engine's pool (see texture-pool.ts), or destroyed. */
+export interface TargetRecycler {
+  recycle(target: RenderTarget): void;
+}
+
 export class RenderTarget {
   readonly texture: WebGLTexture;
   readonly framebuffer: WebGLFramebuffer;
@@ -15,6 +20,7 @@ export class RenderTarget {
     readonly width: number,
     readonly height: number,
     readonly format: TexelFormat,
+    private readonly recycler?: TargetRecycler,
   ) {
     // NEAREST for both filters: integer textures are incomplete with LINEAR, and texelFetch on an
     // incomplete texture silently returns 0.
@@ -40,8 +46,27 @@ export class RenderTarget {
     return this.freed;
   }
 
+  /** Bytes of texture memory. */
+  get bytes(): number {
+    return this.width * this.height * 4 * this.components;
+  }
+
+  /** The owner is done with it: back to the pool (contents undefined), or destroyed. */
   free(): void {
     if (this.freed) return;
+    this.freed = true;
+    if (this.recycler) this.recycler.recycle(this);
+    else this.destroy();
+  }
+
+  /** @internal The pool hands a recycled target out again. */
+  reuse(): this {
+    this.freed = false;
+    return this;
+  }
+
+  /** Deletes the GL objects. */
+  destroy(): void {
     this.freed = true;
     this.gl.deleteFramebuffer(this.framebuffer);
     this.tracker.deleted('framebuffers');

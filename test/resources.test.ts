@@ -80,6 +80,34 @@ describe('resource ownership', () => {
     expect(engine.resources.programs).toBe(programs);
   });
 
+  it('reuses textures up to the pool budget, and trim() frees the idle ones', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl, { texturePoolBytes: 64 * 2 ** 20 });
+    const stream = engine.stream(new Uint32Array(2 ** 16).map((_, i) => i % 3));
+    const textureCounts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const result = engine.compact(stream, { keep: 'nonzero' });
+      await result.count();
+      result.dispose();
+      textureCounts.push(engine.resources.textures);
+    }
+    // after the first call every target comes from the pool: no new textures
+    expect(new Set(textureCounts.slice(1)).size).toBe(1);
+    expect(engine.idleTextureBytes).toBeGreaterThan(0);
+    expect(engine.idleTextureBytes).toBeLessThanOrEqual(64 * 2 ** 20);
+    engine.trim();
+    expect(engine.idleTextureBytes).toBe(0);
+    expect(engine.resources.textures).toBe(1); // just the stream
+    engine.dispose();
+
+    const unpooled = createEngine(gl, { texturePoolBytes: 0 });
+    const s2 = unpooled.stream(new Uint32Array([1, 0, 2]));
+    unpooled.compact(s2, { keep: 'nonzero' }).dispose();
+    expect(unpooled.idleTextureBytes).toBe(0);
+    expect(unpooled.resources.textures).toBe(1); // just the stream
+    unpooled.dispose();
+  });
+
   it('engine.dispose() frees everything it made, streams included, and is idempotent', async () => {
     const { gl } = await testContext();
     const counter = countGlObjects(gl);

@@ -1,0 +1,63 @@
+// Reuses render targets across passes and calls. Allocating a texture is far from free: WebGL must
+// hand out zeroed memory, so a new 2^24-texel target costs a full clear, and measured on an H200 the
+// allocations of one compaction cost more than all of its passes together. Every pass writes all
+// texels of its target, so a recycled target's old contents never show.
+import type { ResourceTracker } from './resources.js';
+import { RenderTarget, type TargetRecycler, type TexelFormat } from './render-target.js';
+
+export class TexturePool implements TargetRecycler {
+  private readonly idle = new Map<string, RenderTarget[]>();
+  /** Idle targets, oldest first, for eviction. */
+  private readonly order: RenderTarget[] = [];
+  private idleBytes = 0;
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    private readonly tracker: ResourceTracker,
+    /** Idle texture memory kept for reuse; beyond it the oldest idle targets are deleted. */
+    private readonly budgetBytes: number,
+  ) {}
+
+  take(width: number, height: number, format: TexelFormat): RenderTarget {
+    const list = this.idle.get(key(width, height, format));
+    const target = list?.pop();
+    if (target) {
+      this.order.splice(this.order.indexOf(target), 1);
+      this.idleBytes -= target.bytes;
+      return target.reuse();
+    }
+    return new RenderTarget(this.gl, this.tracker, width, height, format, this);
+  }
+
+  recycle(target: RenderTarget): void {
+    if (target.bytes > this.budgetBytes) return target.destroy();
+    const k = key(target.width, target.height, target.format);
+    let list = this.idle.get(k);
+    if (!list) this.idle.set(k, (list = []));
+    list.push(target);
+    this.order.push(target);
+    this.idleBytes += target.bytes;
+    while (this.idleBytes > this.budgetBytes) this.evict(this.order[0]);
+  }
+
+  /** Deletes every idle target. */
+  trim(): void {
+    while (this.order.length > 0) this.evict(this.order[0]);
+  }
+
+  get idleTextureBytes(): number {
+    return this.idleBytes;
+  }
+
+  private evict(target: RenderTarget): void {
+    this.order.shift();
+    const list = this.idle.get(key(target.width, target.height, target.format))!;
+    list.splice(list.indexOf(target), 1);
+    this.idleBytes -= target.bytes;
+    target.destroy();
+  }
+}
+
+function key(width: number, height: number, format: TexelFormat): string {
+  return `${width}x${height}:${format}`;
+}
