@@ -2,6 +2,8 @@
 // version strings (headless-gl reports "WebGL 1.0" for its WebGL2 contexts, for one).
 import * as twgl from 'twgl.js';
 import { clearErrors, readBits, uploadBits, type UploadPath } from './adapter.js';
+import feedbackFragment from '../glsl/probe-transform-feedback.frag';
+import feedbackVertex from '../glsl/probe-transform-feedback.vert';
 import type { Gpu } from './gpu.js';
 
 export interface Capabilities {
@@ -75,15 +77,6 @@ function probeReadPixelsError(gpu: Gpu): boolean {
     target.free();
   }
 }
-
-const feedbackVertex = `#version 300 es
-out float v_value;
-void main() { v_value = float(gl_VertexID) + 0.5; gl_Position = vec4(0.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0; }`;
-const feedbackFragment = `#version 300 es
-precision highp float;
-in float v_value;
-out vec4 color;
-void main() { color = vec4(v_value); }`;
 
 function probeTransformFeedback(gpu: Gpu): boolean {
   const gl = gpu.gl;

@@ -3,7 +3,6 @@
 //   -> block counts -> scan of counts -> concatenation lines -> output + count
 // or, for Horn over the whole stream: keep flags -> global scan -> binary search -> output + count.
 import blockTotals from '../../glsl/block-totals.frag';
-import blockCompaction from '../../glsl/block-compaction.frag';
 import hornGlobalSearch from '../../glsl/horn-global-search.frag';
 import keepFlags from '../../glsl/keep-flags.frag';
 import type { Gpu } from '../gpu.js';
@@ -146,11 +145,13 @@ export function compact(gpu: Gpu, stream: Stream, plan: CompactionPlan): Compact
     );
     count = copyTexel(gpu, blockKeptPrefix, blockCount - 1, layout.widthLog2 - blockLog2);
 
-    const compactedBlocks = own(gpu.target(layout.width, layout.height, outputFormat));
-    gpu.pass(
-      gpu.program({
-        name: 'block-compaction.frag',
-        fragment: blockCompaction,
+    output = gpu.target(layout.width, layout.height, outputFormat);
+    concatenateBlocks(gpu, plan.concat as ConcatMode, {
+      blockCounts,
+      blockKeptPrefix,
+      blockLog2,
+      blockCount,
+      search: {
         defines: {
           ...outputDefines,
           BLOCK_SIZE: 2 ** blockLog2,
@@ -158,18 +159,14 @@ export function compact(gpu: Gpu, stream: Stream, plan: CompactionPlan): Compact
           JUMPING_JACK: plan.algorithm === 'jumping-jack',
           HORN: plan.algorithm === 'horn',
         },
-      }),
-      compactedBlocks,
-      {
-        u_maxAllowableSize: masTarget.texture,
-        u_values: stream.target.texture,
-        u_widthLog2: layout.widthLog2,
-        u_hornBelowKept: plan.hornBelowKept,
+        uniforms: {
+          u_maxAllowableSize: masTarget.texture,
+          u_values: stream.target.texture,
+          u_widthLog2: layout.widthLog2,
+          u_hornBelowKept: plan.hornBelowKept,
+        },
       },
-    );
-
-    output = gpu.target(layout.width, layout.height, outputFormat);
-    concatenateBlocks(gpu, plan.concat as ConcatMode, { compactedBlocks, blockCounts, blockKeptPrefix, blockLog2, blockCount }, output);
+    }, output);
     return { output, count };
   } catch (error) {
     output?.free();

@@ -9,14 +9,16 @@ import blockEndpoints from '../../glsl/block-endpoints.vert';
 import blockLinesFeedback from '../../glsl/block-lines-feedback.vert';
 import blockLinesFetch from '../../glsl/block-lines-fetch.vert';
 import blockLines from '../../glsl/block-lines.frag';
+import captureOnly from '../../glsl/capture-only.frag';
+import type { Defines } from '../programs.js';
 import type { Gpu } from '../gpu.js';
 import type { RenderTarget } from '../render-target.js';
 
 export type ConcatMode = 'transform-feedback' | 'vertex-fetch';
 
 export interface ConcatInput {
-  /** Per-block compaction result: block k's kept elements in its first texels. */
-  compactedBlocks: RenderTarget;
+  /** The per-block search the line fragments run (glsl/block-search.glsl): variant and inputs. */
+  search: { defines: Defines; uniforms: Record<string, unknown> };
   /** Kept count per block, one texel per block (row-major block order). */
   blockCounts: RenderTarget;
   /** Inclusive scan of blockCounts, same layout. */
@@ -40,6 +42,7 @@ export interface LineShading {
   name: string;
   source: string;
   uniforms: Record<string, unknown>;
+  defines?: Defines;
 }
 
 export function concatenateBlocks(gpu: Gpu, mode: ConcatMode, input: ConcatInput, output: RenderTarget): void {
@@ -50,10 +53,10 @@ export function concatenateBlocks(gpu: Gpu, mode: ConcatMode, input: ConcatInput
   drawBlockLines(gpu, mode, input, output, {
     name: 'block-lines.frag',
     source: blockLines,
+    defines: input.search.defines,
     uniforms: {
-      u_compactedBlocks: input.compactedBlocks.texture,
+      ...input.search.uniforms,
       u_outputWidthLog2: Math.log2(output.width),
-      u_blockLog2: input.blockLog2,
       u_blocksPerRowLog2: Math.log2(output.width) - input.blockLog2,
     },
   });
@@ -81,7 +84,7 @@ export function drawBlockLines(
   };
   const vertexCount = blocks.blockCount * 4;
   if (mode === 'vertex-fetch') {
-    const program = gpu.programs.get({ name: `block-lines-fetch.vert+${shading.name}`, vertex: blockLinesFetch, fragment: shading.source });
+    const program = gpu.programs.get({ name: `block-lines-fetch.vert+${shading.name}`, vertex: blockLinesFetch, fragment: shading.source, defines: shading.defines });
     gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
     gl.viewport(0, 0, output.width, output.height);
     gl.useProgram(program.program);
@@ -107,10 +110,10 @@ function drawFromTransformFeedback(
   const capture = gpu.programs.get({
     name: 'block-endpoints.vert',
     vertex: blockEndpoints,
-    fragment: blockLines,
+    fragment: captureOnly,
     transformFeedbackVaryings: ['v_position', 'v_block'],
   });
-  const lines = gpu.programs.get({ name: `block-lines-feedback.vert+${shading.name}`, vertex: blockLinesFeedback, fragment: shading.source });
+  const lines = gpu.programs.get({ name: `block-lines-feedback.vert+${shading.name}`, vertex: blockLinesFeedback, fragment: shading.source, defines: shading.defines });
   const buffer = gl.createBuffer()!;
   gpu.tracker.created('buffers');
   const feedback = gl.createTransformFeedback()!;

@@ -1,0 +1,114 @@
+// A quick matrix of timings for tuning (not the benchmark CLI): one copy pass as the yardstick,
+// scans and compactions at 2^24 (or --log2n) with each scan algorithm/radix, block size and search.
+// Usage (after npm run build): node bench/run-ts.mjs bench/perf-probe.ts [--log2n 24] [--repeats 5]
+import { createEngine, type Engine } from '../src/index.js';
+import { createHeadlessContext, headlessRenderer } from '../src/node.js';
+const copyPass = `#version 300 es
+precision highp float;
+precision highp usampler2D;
+uniform usampler2D u_source;
+out uvec4 outValue;
+void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const log2n = arg('log2n', 24);
+const repeats = arg('repeats', 5);
+const n = 2 ** log2n;
+
+async function median(engine: Engine, run: () => Promise<void> | void): Promise<number> {
+  await run();
+  await engine.finish();
+  const times: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const start = performance.now();
+    await run();
+    await engine.finish();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+const gl = createHeadlessContext();
+const engine = createEngine(gl);
+console.log(`renderer: ${headlessRenderer(gl)}; n = 2^${log2n}`);
+const rows: string[] = [];
+const report = (what: string, ms: number, extra = '') => {
+  const line = `${what.padEnd(58)} ${ms.toFixed(2).padStart(9)} ms  ${extra}`;
+  rows.push(line);
+  console.log(line);
+};
+
+let seed = 7;
+const data = Float32Array.from({ length: n }, () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32));
+const stream = engine.stream(data);
+const counts = new Uint32Array(n).map((_, i) => i & 7);
+const countStream = engine.stream(counts);
+
+{ // one copy pass over the stream (what DESIGN.md calls the copy-pass time)
+  const gpu = (engine as unknown as { gpu: any }).gpu;
+  const target = gpu.target(stream.layout.width, stream.layout.height);
+  const program = gpu.program({ name: 'copy', fragment: copyPass });
+  const ms = await median(engine, () => gpu.pass(program, target, { u_source: stream.target.texture }));
+  report('copy pass (yardstick)', ms);
+  target.free();
+}
+
+for (const [algorithm, radix] of [['recursive-doubling', 2], ['recursive-doubling', 4], ['recursive-doubling', 8], ['recursive-doubling', 16], ['blelloch', 2]] as const) {
+  const ms = await median(engine, () => engine.scan(countStream, { algorithm, radix }).dispose());
+  const s = engine.lastScanStats!;
+  report(`scan global ${algorithm} r${radix}`, ms, `${s.passes} passes, ${(s.fragments / n).toFixed(2)} frag/elem`);
+}
+
+for (const blockSize of [16, 64, 256, 1024, 2048]) {
+  for (const [scan, radix] of [['recursive-doubling', 2], ['recursive-doubling', 16], ['blelloch', 2]] as const) {
+    for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
+      if (blockSize !== 256 && algorithm === 'auto') continue;
+      let stats: any;
+      const ms = await median(engine, async () => {
+        const r = engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm, blockSize, scan, radix });
+        await r.count();
+        stats = r.stats;
+        r.dispose();
+      });
+      report(`compact b${blockSize} ${scan} r${radix} ${algorithm}`, ms, `${stats.passes} passes, ${(stats.fragments / n).toFixed(2)} frag/elem`);
+    }
+  }
+}
+for (const p of [0.05, 0.2, 0.5, 0.8, 0.95]) {
+  for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
+    const ms = await median(engine, async () => {
+      const r = engine.compact(stream, { keep: { lessEqual: p }, algorithm, radix: 16 });
+      await r.count();
+      r.dispose();
+    });
+    report(`compact kept ${p} b256 rd r16 ${algorithm}`, ms);
+  }
+}
+{
+  const ms = await median(engine, async () => {
+    const r = engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm: 'horn', global: true, radix: 16 });
+    await r.count();
+    r.dispose();
+  });
+  report('compact horn global r16', ms);
+}
+{ // CPU baselines
+  const out = new Float32Array(n);
+  const filterMs = await median(engine, () => {
+    let k = 0;
+    for (let i = 0; i < n; i++) if (data[i] <= 0.5) out[k++] = data[i];
+  });
+  report('cpu filter loop', filterMs);
+  const sums = new Uint32Array(n);
+  const scanMs = await median(engine, () => {
+    let s = 0;
+    for (let i = 0; i < n; i++) sums[i] = s = (s + counts[i]) >>> 0;
+  });
+  report('cpu scan loop', scanMs);
+}
+engine.dispose();
