@@ -49,6 +49,22 @@ const stream = engine.stream(data);
 const counts = new Uint32Array(n).map((_, i) => i & 7);
 const countStream = engine.stream(counts);
 
+if (args.includes('--density-only')) {
+  for (const p of [0.5, 0.8, 0.85, 0.9, 0.95, 0.99, 1.0]) {
+    for (const blockSize of [64, 256]) {
+      for (const algorithm of ['jumping-jack', 'horn'] as const) {
+        const ms = await median(engine, async () => {
+          const r = engine.compact(stream, { keep: { lessEqual: p }, algorithm, scan: 'blelloch', blockSize });
+          await r.count();
+          r.dispose();
+        });
+        report(`compact kept ${p} b${blockSize} blelloch ${algorithm}`, ms);
+      }
+    }
+  }
+  process.exit(0);
+}
+
 { // one copy pass over the stream (what DESIGN.md calls the copy-pass time)
   const gpu = (engine as unknown as { gpu: any }).gpu;
   const target = gpu.target(stream.layout.width, stream.layout.height);
@@ -64,10 +80,10 @@ for (const [algorithm, radix] of [['recursive-doubling', 2], ['recursive-doublin
   report(`scan global ${algorithm} r${radix}`, ms, `${s.passes} passes, ${(s.fragments / n).toFixed(2)} frag/elem`);
 }
 
-for (const blockSize of [16, 64, 256, 1024, 2048]) {
-  for (const [scan, radix] of [['recursive-doubling', 2], ['recursive-doubling', 16], ['blelloch', 2]] as const) {
+const blockSizes = args.includes('--block-sizes') ? [16, 64, 256, 1024, 2048] : [256];
+for (const blockSize of blockSizes) {
+  for (const [scan, radix] of [['recursive-doubling', 4], ['blelloch', 2]] as const) {
     for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
-      if (blockSize !== 256 && algorithm === 'auto') continue;
       let stats: any;
       const ms = await median(engine, async () => {
         const r = engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm, blockSize, scan, radix });
@@ -79,23 +95,23 @@ for (const blockSize of [16, 64, 256, 1024, 2048]) {
     }
   }
 }
-for (const p of [0.05, 0.2, 0.5, 0.8, 0.95]) {
+for (const p of [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 0.95]) {
   for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
     const ms = await median(engine, async () => {
-      const r = engine.compact(stream, { keep: { lessEqual: p }, algorithm, radix: 16 });
+      const r = engine.compact(stream, { keep: { lessEqual: p }, algorithm, scan: 'blelloch' });
       await r.count();
       r.dispose();
     });
-    report(`compact kept ${p} b256 rd r16 ${algorithm}`, ms);
+    report(`compact kept ${p} b256 blelloch ${algorithm}`, ms);
   }
 }
 {
   const ms = await median(engine, async () => {
-    const r = engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm: 'horn', global: true, radix: 16 });
+    const r = engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm: 'horn', global: true, scan: 'blelloch' });
     await r.count();
     r.dispose();
   });
-  report('compact horn global r16', ms);
+  report('compact horn global blelloch', ms);
 }
 { // CPU baselines
   const out = new Float32Array(n);

@@ -22,6 +22,9 @@ out uvec4 outValue;
 
 void main() {
   uint local = indexOf(ivec2(gl_FragCoord.xy), uint(u_outputWidthLog2)) - v_block.x;
+  // Lines are one pixel tall, but GPUs shade 2x2 quads: the helper invocation in the row above
+  // or below gets a `local` outside the block. Stop it here, before it walks a jump chain.
+  if (local >= uint(BLOCK_SIZE)) { outValue = uvec4(0u); return; }
   uint block = v_block.y;
   ivec2 blockStart = ivec2(
       int((block & ((1u << uint(u_blocksPerRowLog2)) - 1u)) * uint(BLOCK_SIZE)),

@@ -28,7 +28,7 @@ export interface ScanOptions {
   exclusive?: boolean;
   /** Segmented scan: restart the sum every `blockSize` elements (power of two, 16..2048). Default: one scan over the whole stream. */
   blockSize?: number;
-  /** Recursive doubling: elements added per pass, 2 (the paper's), 4, 8 or 16. Default DEFAULT_RADIX. */
+  /** Recursive doubling: elements added per pass, 2 (the paper's), 4, 8 or 16. Default 4. */
   radix?: number;
 }
 
@@ -42,7 +42,7 @@ export interface CompactOptions {
   global?: boolean;
   concat?: ConcatMode | 'auto';
   output?: 'values' | 'indices';
-  /** Scan used inside the blocks. Default 'recursive-doubling'. */
+  /** Scan used inside the blocks. Default 'blelloch'. */
   scan?: ScanAlgorithm;
   /** Radix of the recursive-doubling scans (see ScanOptions.radix). */
   radix?: number;
@@ -60,14 +60,22 @@ export interface EngineOptions {
 const DEFAULT_TEXTURE_POOL_BYTES = 512 * 2 ** 20;
 
 /**
- * algorithm 'auto' runs the per-block hybrid: Horn in blocks whose kept fraction is below this,
- * Jumping Jack elsewhere. 0.22 kept = 78 % invalid, the crossover the paper measured (Fig. 11);
- * see README "Choosing an algorithm" for what our own benchmarks show.
+ * algorithm 'auto' runs the per-block hybrid: Jumping Jack in blocks keeping between these
+ * fractions of their elements, Horn in the others (a block keeping all needs no search). Measured
+ * on an H200 at 2^24, block 256 (bench/results/probes): Horn wins below 30 % kept (the paper saw
+ * its crossover at 22 % kept, Fig. 11) and, with the search drawn as lines, from about 87.5 % up.
  */
-export const HYBRID_HORN_BELOW_KEPT_FRACTION = 0.22;
+export const HYBRID_JUMPING_JACK_KEPT_FRACTIONS = { from: 0.3, to: 0.875 } as const;
 
-/** Recursive doubling's default radix; see README "Performance" for the measurements behind it. */
-export const DEFAULT_RADIX = 2;
+/**
+ * Default scan: Blelloch's work-efficient tree. Measured faster than recursive doubling on every
+ * renderer we have (H200 2^24 global scan: 5.7 ms vs 12-16 ms for radix 2-16; llvmpipe 2^20:
+ * 45 ms vs 81-93 ms), and tied at block size 16 (README "Performance").
+ */
+const DEFAULT_SCAN = 'blelloch' as const;
+
+/** Recursive doubling's default radix: 4 beat 2, 8 and 16 on llvmpipe and was within 10 % of the best on the H200. */
+export const DEFAULT_RADIX = 4;
 const radices = [2, 4, 8, 16];
 
 const blockScans: Record<ScanAlgorithm, BlockScan> = {
@@ -161,7 +169,7 @@ export class Engine implements StreamOwner {
     this.assertAlive('scan()');
     this.assertOwnStream('engine.scan(stream)', stream);
     const opts = optionsObject('engine.scan(stream, options)', options);
-    const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithms, 'recursive-doubling');
+    const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithms, DEFAULT_SCAN);
     const exclusive = opts.exclusive ?? false;
     if (typeof exclusive !== 'boolean') throw new Error(`engine.scan(): options.exclusive must be a boolean; got ${describe(exclusive)}`);
     const blockSize = opts.blockSize === undefined ? undefined : this.checkBlockSize('engine.scan(): options.blockSize', opts.blockSize, stream);
@@ -189,7 +197,7 @@ export class Engine implements StreamOwner {
     const blockSize = this.checkBlockSize('engine.compact(): options.blockSize', opts.blockSize ?? 256, stream);
     const concatOption = oneOf('engine.compact(): options.concat', opts.concat, ['transform-feedback', 'vertex-fetch', 'auto'] as const, 'auto');
     const output = oneOf('engine.compact(): options.output', opts.output, ['values', 'indices'] as const, 'values');
-    const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithms, 'recursive-doubling');
+    const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithms, DEFAULT_SCAN);
     const radix = this.checkRadix('engine.compact(): options.radix', opts.radix);
     const global = opts.global ?? false;
     if (typeof global !== 'boolean') throw new Error(`engine.compact(): options.global must be a boolean; got ${describe(global)}`);
@@ -213,7 +221,10 @@ export class Engine implements StreamOwner {
         outputIndices: output === 'indices',
         keep: keepFn,
         maxTextureSize: this.caps.maxTextureSize,
-        hornBelowKept: Math.ceil(HYBRID_HORN_BELOW_KEPT_FRACTION * blockSize),
+        jumpingJackKept: {
+          from: Math.ceil(HYBRID_JUMPING_JACK_KEPT_FRACTIONS.from * blockSize),
+          to: Math.floor(HYBRID_JUMPING_JACK_KEPT_FRACTIONS.to * blockSize),
+        },
         radix,
       }),
     );

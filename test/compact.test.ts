@@ -109,14 +109,13 @@ describe('horn over the whole stream (global: no blocks, no concatenation)', () 
 });
 
 describe("algorithm 'auto' (per-block hybrid)", () => {
-  it('mixes Horn in sparse blocks with Jumping Jack in dense ones, exactly', async () => {
+  it('mixes Horn and Jumping Jack block by block, exactly', async () => {
     const engine = await testEngine();
     const blockSize = 256;
-    // alternate dense (90 % kept) and sparse (3 % kept) blocks
+    // blocks cycle through 3 %, 50 %, 95 % and 100 % kept: Horn, Jumping Jack, Horn, no search
     const n = blockSize * 64 + 17;
-    const dense = randomKept(n, 0.9, 1);
-    const sparse = randomKept(n, 0.03, 2);
-    const c = input(engine, 'hybrid', () => dense.map((d, i) => (Math.floor(i / blockSize) % 2 === 0 ? d : sparse[i])));
+    const layers = [0.03, 0.5, 0.95, 1].map((density, k) => randomKept(n, density, k + 1));
+    const c = input(engine, 'hybrid', () => layers[0].map((_, i) => layers[Math.floor(i / blockSize) % 4][i]));
     await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'auto', blockSize }, 'hybrid');
     const result = engine.compact(c.stream, { keep: 'nonzero' });
     expect(result.stats).toMatchObject({ algorithm: 'hybrid', requestedAlgorithm: 'auto' });

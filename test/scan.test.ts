@@ -119,7 +119,7 @@ describe('pass economy', () => {
   it('recursive doubling takes log2(b) passes per block level', async () => {
     const engine = await testEngine();
     const stream = engine.stream(new Uint32Array(2 ** 16));
-    engine.scan(stream, { algorithm: 'recursive-doubling', blockSize: 256 }).dispose();
+    engine.scan(stream, { algorithm: 'recursive-doubling', radix: 2, blockSize: 256 }).dispose();
     expect(engine.lastScanStats?.passes).toBe(8);
     expect(engine.lastScanStats?.fragments).toBe(8 * stream.layout.capacity);
     stream.dispose();

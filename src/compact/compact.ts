@@ -16,8 +16,8 @@ import { ShaderCompileError, withDefines } from '../programs.js';
 import { copyTexel } from '../copy-texel.js';
 
 /**
- * The per-block search, or Horn over the whole stream. 'hybrid' picks per block: Horn in blocks
- * with fewer than `hornBelowKept` kept elements, Jumping Jack in the others.
+ * The per-block search, or Horn over the whole stream. 'hybrid' picks per block: Jumping Jack in
+ * blocks whose kept count lies in `jumpingJackKept`, Horn in the others.
  */
 export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'hybrid' | 'horn-global';
 
@@ -29,8 +29,8 @@ export interface CompactionPlan {
   outputIndices: boolean;
   keep: KeepFunction;
   maxTextureSize: number;
-  /** For 'hybrid': blocks with fewer kept elements than this use Horn. */
-  hornBelowKept: number;
+  /** For 'hybrid': blocks keeping from..to elements (inclusive) use Jumping Jack, the others Horn. */
+  jumpingJackKept: { from: number; to: number };
   /** Recursive doubling's radix for every scan of the compaction. */
   radix: number;
 }
@@ -163,7 +163,8 @@ export function compact(gpu: Gpu, stream: Stream, plan: CompactionPlan): Compact
           u_maxAllowableSize: masTarget.texture,
           u_values: stream.target.texture,
           u_widthLog2: layout.widthLog2,
-          u_hornBelowKept: plan.hornBelowKept,
+          u_jumpingJackFrom: plan.jumpingJackKept.from,
+          u_jumpingJackTo: plan.jumpingJackKept.to,
         },
       },
     }, output);
