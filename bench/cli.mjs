@@ -91,6 +91,19 @@ function rendererShort(renderer) {
   return parts.length >= 2 ? parts[1] : parts[0];
 }
 
+/** JSON with one point per line: readable in a diff, a third of the size of indented JSON. */
+function formatJson(document) {
+  const { sweeps, ...top } = document;
+  const lines = Object.entries(top).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  const sweepBlocks = Object.entries(sweeps).map(([name, sweep]) => {
+    const { points, ...rest } = sweep;
+    const head = Object.entries(rest).map(([k, v]) => `      ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+    const body = points.map((p) => `        ${JSON.stringify(p)}`).join(',\n');
+    return `    ${JSON.stringify(name)}: {\n${head.join(',\n')},\n      "points": [\n${body}\n      ]\n    }`;
+  });
+  return `{\n${lines.join(',\n')},\n  "sweeps": {\n${sweepBlocks.join(',\n')}\n  }\n}\n`;
+}
+
 /** Consecutive points with the same x value (sweeps list them x-major). */
 function groupByX(points) {
   const groups = [];
@@ -216,7 +229,7 @@ async function main() {
   meta.loadAverageAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   const document = { tool: 'glcompact bench/cli.mjs', schemaVersion: 1, ...meta, seconds: Math.round(seconds * 10) / 10, sweeps: Object.fromEntries(results.map((s) => [s.name, s])) };
   const jsonPath = join(outDir, `${base}.json`);
-  await writeFile(jsonPath, JSON.stringify(document, null, 1) + '\n');
+  await writeFile(jsonPath, formatJson(document));
   files.push(jsonPath);
   for (const sweep of results) {
     const single = options.partial && results.length === 1; // base already names the sweep

@@ -126,7 +126,7 @@ export class BenchContext {
           }
           if (point.verifyValues) {
             const got = await warm.read();
-            const ordered = stats.algorithm !== 'jumping-jack';
+            const ordered = isOrdered(stats.algorithm);
             const mismatch = ordered ? firstMismatch(got, expected.values) : firstMismatch(got.slice().sort(), expected.sorted());
             if (mismatch !== undefined) {
               throw new VerificationError(
@@ -157,10 +157,10 @@ export class BenchContext {
           timing: 'wall+sync',
           sync: 'await result.count()',
           ...passFields(stats),
-          path: { algorithm: stats.algorithm, requestedAlgorithm: stats.requestedAlgorithm, concat: stats.concat, scan: stats.scan, blockSize: stats.blockSize ?? null, output: stats.output },
+          path: { algorithm: stats.algorithm, requestedAlgorithm: stats.requestedAlgorithm, concat: stats.concat, scan: stats.scan, radix: stats.radix ?? null, blockSize: stats.blockSize ?? null, output: stats.output },
           count,
           keptFraction: count / point.n,
-          verified: point.verifyValues ? (stats.algorithm === 'jumping-jack' ? 'count + values (multiset)' : 'count + values (in order)') : 'count',
+          verified: point.verifyValues ? (isOrdered(stats.algorithm) ? 'count + values (in order)' : 'count + values (multiset)') : 'count',
         };
       },
     };
@@ -252,9 +252,14 @@ function warmUpCpuLoops() {
   }
 }
 
+/** Horn (block or global) keeps input order; Jumping Jack and the per-block hybrid ('auto') do not. */
+function isOrdered(algorithm) {
+  return algorithm === 'horn' || algorithm === 'horn-global';
+}
+
 function pointFields(point) {
-  const { sweep, series, kind, n, x, options } = point;
-  return { sweep, series, kind, n, ...x, options };
+  const { series, kind, n, x, options } = point;
+  return { series, kind, n, ...x, options };
 }
 
 function passFields(stats) {
