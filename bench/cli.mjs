@@ -155,7 +155,8 @@ async function main() {
     warmupRuns: 1,
     timing,
     timingNote: 'wall time (performance.now) around the operation followed by a one-texel sync: `await result.count()` for compactions, `await engine.finish()` for scans; CPU baselines: wall time of the loop. engine.caps.timerQuery is ' +
-      `${engine.caps.timerQuery} on this context (headless-gl has no GPU timer queries).`,
+      `${engine.caps.timerQuery} on this context (headless-gl has no GPU timer queries). engine.caps.asyncReadback is ${engine.caps.asyncReadback}: ` +
+      (engine.caps.asyncReadback ? 'the sync polls a fence with setTimeout(0), so small operations include timer latency.' : 'the sync is a blocking one-texel readPixels.'),
     caps: engine.caps,
     dataSeeds: BenchContext.seeds,
   };
