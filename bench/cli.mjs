@@ -24,8 +24,9 @@ Times glcompact compactions and prefix sums on a headless-gl WebGL2 context and 
 Every GPU result is checked against the CPU first; a mismatch aborts the run.
 
 Options:
-  --quick          reduced sweep (2^20 elements instead of 2^22, sizes up to 2^20 instead of 2^24);
-                   about 2 minutes on a 2-core llvmpipe machine
+  --quick          reduced sweep: 2^20 elements instead of 2^22, densities in steps of 10 (5 from
+                   70 %) plus 99, sizes up to 2^20 instead of 2^24; 1-2 minutes on a 2-core
+                   llvmpipe machine
   --sweep NAME     run one sweep only: ${SWEEP_NAMES.join(', ')} (repeatable; default all)
   --repeats N      timed runs per point after 1 warm-up (default 5; at least 5 unless --quick, at least 3)
   --out DIR        output folder (default bench/results)
