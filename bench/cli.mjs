@@ -41,8 +41,9 @@ Sweeps:
   sizes        n = 2^10..2^24 at 50 % kept: compaction (jumping-jack, horn), global scans
                (both algorithms), CPU filter and prefix-sum loops
 
-Timing: wall time around the operation plus a one-texel sync (await result.count() for
-compactions, await engine.finish() for scans), median and min/max/IQR of the repeats.`;
+Timing: wall time around the operation plus a one-texel sync (await result.count() and then
+await engine.finish() for compactions, await engine.finish() for scans), median and
+min/max/IQR of the repeats.`;
 
 class UsageError extends Error {}
 
@@ -155,10 +156,11 @@ async function main() {
     repeats: options.repeats,
     warmupRuns: 1,
     timing,
-    timingNote: 'wall time (performance.now) around the operation followed by a one-texel sync: `await result.count()` for compactions, `await engine.finish()` for scans; CPU baselines: wall time of the loop. engine.caps.timerQuery is ' +
+    timingNote: 'wall time (performance.now) around the operation followed by a one-texel sync: `await result.count()` then `await engine.finish()` for compactions (count() alone waits only for the passes the count depends on), `await engine.finish()` for scans; CPU baselines: wall time of the loop. engine.caps.timerQuery is ' +
       `${engine.caps.timerQuery} on this context (headless-gl has no GPU timer queries). engine.caps.asyncReadback is ${engine.caps.asyncReadback}: ` +
       (engine.caps.asyncReadback ? 'the sync polls a fence with setTimeout(0), so small operations include timer latency.' : 'the sync is a blocking one-texel readPixels.'),
     caps: engine.caps,
+    engineOptions: {}, // defaults, including the texture pool (EngineOptions.texturePoolBytes); warm-ups fill it
     dataSeeds: BenchContext.seeds,
   };
 
