@@ -11,36 +11,48 @@ function bySeries(points, xKey) {
 }
 
 /**
- * The invalid density above which Jumping Jack is no longer faster than Horn (block): between the
- * last density where JJ's median is lower and the next one, by linear interpolation of the
- * difference. Densities below it where Horn was already as fast are listed (noise or a real dip).
+ * The invalid density above which Jumping Jack is no longer faster than Horn (block). Fitted as a
+ * step: the split of the densities (100 % excluded: nothing is kept, neither search runs) that
+ * disagrees least with "JJ faster below, Horn as fast or faster above", so one noisy point does
+ * not move it; within the split, linear interpolation of the median difference. Densities that
+ * disagree with the fit are listed.
  */
 export function densityCrossover(points) {
   const series = bySeries(points, 'density');
   const jj = series.get('jumping-jack');
   const horn = series.get('horn (block)');
   if (!jj || !horn) return undefined;
-  const densities = [...jj.keys()].filter((d) => horn.has(d)).sort((a, b) => a - b);
+  const all = [...jj.keys()].filter((d) => horn.has(d)).sort((a, b) => a - b);
+  const ratios = all.map((d) => ({ density: d, jjOverHorn: round3(jj.get(d).medianMs / horn.get(d).medianMs) }));
+  const densities = all.filter((d) => d < 100);
   const diff = densities.map((d) => jj.get(d).medianMs - horn.get(d).medianMs); // < 0: JJ faster
-  const ratios = densities.map((d, i) => ({ density: d, jjOverHorn: round3(jj.get(d).medianMs / horn.get(d).medianMs) }));
-  let last = -1;
-  diff.forEach((v, i) => { if (v < 0) last = i; });
-  const base = { compared: 'jumping-jack vs horn (block), median times', ratios };
-  if (last === -1) return { ...base, densityPercent: null, note: 'Horn (block) was as fast as or faster than Jumping Jack at every density measured' };
-  const hornFasterBelow = densities.filter((d, i) => i < last && diff[i] >= 0);
-  if (last === densities.length - 1) {
-    return { ...base, densityPercent: null, hornFasterBelow, note: 'Jumping Jack was faster than Horn (block) at the highest density measured; no crossover from JJ to Horn at the top' };
+  const base = { compared: 'jumping-jack vs horn (block), median times; step fit over densities < 100 %', ratios };
+  if (densities.length === 0) return { ...base, densityPercent: null, note: 'no densities below 100 % measured' };
+  let best = { k: 0, errors: Infinity };
+  for (let k = 0; k <= densities.length; k++) {
+    let errors = 0;
+    diff.forEach((v, i) => { if (i < k ? v >= 0 : v < 0) errors++; });
+    if (errors < best.errors) best = { k, errors };
   }
-  const d0 = densities[last];
-  const d1 = densities[last + 1];
-  const crossover = d0 + ((d1 - d0) * -diff[last]) / (diff[last + 1] - diff[last]);
+  const { k } = best;
+  const disagreeing = densities.filter((d, i) => (i < k ? diff[i] >= 0 : diff[i] < 0));
+  const also = disagreeing.length ? `; ${disagreeing.join(', ')} % disagree with that (noise or a real dip)` : '';
+  if (k === densities.length) {
+    return { ...base, densityPercent: null, disagreeing, note: `Jumping Jack faster than Horn (block) up to ${densities.at(-1)} % invalid: no crossover${also}` };
+  }
+  if (k === 0) {
+    return { ...base, densityPercent: null, disagreeing, note: `Horn (block) as fast as or faster than Jumping Jack from ${densities[0]} % invalid: no crossover${also}` };
+  }
+  const d0 = densities[k - 1];
+  const d1 = densities[k];
+  const straddles = diff[k - 1] < 0 && diff[k] >= 0;
+  const crossover = straddles ? d0 + ((d1 - d0) * -diff[k - 1]) / (diff[k] - diff[k - 1]) : (d0 + d1) / 2;
   return {
     ...base,
     densityPercent: Math.round(crossover * 10) / 10,
     between: [d0, d1],
-    hornFasterBelow,
-    note: `Jumping Jack faster up to ${d0} % invalid, Horn (block) as fast or faster from ${d1} % on` +
-      (hornFasterBelow.length ? `; Horn also as fast or faster at ${hornFasterBelow.join(', ')} % (not monotonic)` : ''),
+    disagreeing,
+    note: `Jumping Jack faster below, Horn (block) as fast or faster above${also}`,
   };
 }
 
