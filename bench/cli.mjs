@@ -1,0 +1,260 @@
+#!/usr/bin/env node
+// glcompact benchmark CLI (`npm run bench -- --help`). Times compactions and scans of the built
+// package on a headless-gl context, verifies every GPU result against the CPU, and writes
+// bench/results/<renderer>-<date>.json plus one SVG chart per sweep.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { createEngine } from 'glcompact';
+import { createHeadlessContext, destroyHeadlessContext, headlessRenderer } from 'glcompact/node';
+import { autoCheck, densityCrossover } from './lib/analyze.mjs';
+import { chartSpec, renderSvg } from './lib/charts.mjs';
+import { BenchContext, VerificationError } from './lib/runner.mjs';
+import { SWEEP_NAMES, SWEEPS } from './lib/sweeps.mjs';
+import { summaryText } from './lib/summary.mjs';
+
+const USAGE = `Usage: npm run bench -- [options]
+       (or: bash scripts/with-display.sh node bench/cli.mjs [options], after npm run build)
+
+Times glcompact compactions and prefix sums on a headless-gl WebGL2 context and writes
+<out>/<renderer-slug>-<YYYY-MM-DD>[-quick][-<sweep>].json plus one SVG chart per sweep.
+Every GPU result is checked against the CPU first; a mismatch aborts the run.
+
+Options:
+  --quick          reduced sweep: 2^20 elements instead of 2^22, densities in steps of 10 (5 from
+                   70 %) plus 99, sizes up to 2^20 instead of 2^24; 1-2 minutes on a 2-core
+                   llvmpipe machine
+  --sweep NAME     run one sweep only: ${SWEEP_NAMES.join(', ')} (repeatable; default all)
+  --repeats N      timed runs per point after 1 warm-up (default 5; at least 5 unless --quick, at least 3)
+  --out DIR        output folder (default bench/results)
+  --help           this text
+
+Sweeps:
+  density      paper Fig. 11: invalid density 0..100 % (step 5, plus 99), block 256;
+               jumping-jack vs horn (block) vs horn (global) vs auto, plus the CPU filter loop;
+               reports the density where Jumping Jack stops being faster than Horn (block)
+  block-size   paper Figs. 9/10: block 16..2048 at 50 % kept; compaction with each block scan
+               (recursive-doubling, blelloch) and the segmented scan alone
+  sizes        n = 2^10..2^24 at 50 % kept: compaction (jumping-jack, horn), global scans
+               (both algorithms), CPU filter and prefix-sum loops
+
+Timing: wall time around the operation plus a one-texel sync (await result.count() and then
+await engine.finish() for compactions, await engine.finish() for scans), median and
+min/max/IQR of the repeats.`;
+
+class UsageError extends Error {}
+
+function parseOptions(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        help: { type: 'boolean', default: false },
+        quick: { type: 'boolean', default: false },
+        sweep: { type: 'string', multiple: true },
+        repeats: { type: 'string' },
+        out: { type: 'string', default: 'bench/results' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+  const { values } = parsed;
+  const repeats = values.repeats === undefined ? 5 : Number(values.repeats);
+  const minimum = values.quick ? 3 : 5;
+  if (!Number.isInteger(repeats) || repeats < minimum) {
+    throw new UsageError(`--repeats must be an integer >= ${minimum}${values.quick ? ' with --quick' : ' for a full run (>= 3 with --quick)'}; got ${values.repeats}`);
+  }
+  const sweeps = (values.sweep ?? SWEEP_NAMES).flatMap((s) => s.split(','));
+  for (const s of sweeps) {
+    if (!SWEEP_NAMES.includes(s)) throw new UsageError(`--sweep: unknown sweep "${s}"; choose from ${SWEEP_NAMES.join(', ')}`);
+  }
+  return { help: values.help, quick: values.quick, repeats, sweeps: [...new Set(sweeps)], out: values.out, partial: values.sweep !== undefined };
+}
+
+/** "ANGLE (Mesa/X.org, llvmpipe (LLVM 15.0.6 256 bits), OpenGL 4.5)" -> "llvmpipe-llvm-15-0-6-256-bits". */
+export function rendererSlug(renderer) {
+  const angle = /^ANGLE \((.*)\)$/.exec(renderer);
+  const parts = angle ? angle[1].split(', ') : [renderer];
+  const device = parts.length >= 2 ? parts[1] : parts[0];
+  const slug = device.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+  return slug || 'unknown-renderer';
+}
+
+function rendererShort(renderer) {
+  const angle = /^ANGLE \((.*)\)$/.exec(renderer);
+  const parts = angle ? angle[1].split(', ') : [renderer];
+  return parts.length >= 2 ? parts[1] : parts[0];
+}
+
+/** JSON with one point per line: readable in a diff, a third of the size of indented JSON. */
+function formatJson(document) {
+  const { sweeps, ...top } = document;
+  const lines = Object.entries(top).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  const sweepBlocks = Object.entries(sweeps).map(([name, sweep]) => {
+    const { points, ...rest } = sweep;
+    const head = Object.entries(rest).map(([k, v]) => `      ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+    const body = points.map((p) => `        ${JSON.stringify(p)}`).join(',\n');
+    return `    ${JSON.stringify(name)}: {\n${head.join(',\n')},\n      "points": [\n${body}\n      ]\n    }`;
+  });
+  return `{\n${lines.join(',\n')},\n  "sweeps": {\n${sweepBlocks.join(',\n')}\n  }\n}\n`;
+}
+
+/** Consecutive points with the same x value (sweeps list them x-major). */
+function groupByX(points) {
+  const groups = [];
+  for (const point of points) {
+    const last = groups.at(-1);
+    if (last && JSON.stringify(last[0].x) === JSON.stringify(point.x)) last.push(point);
+    else groups.push([point]);
+  }
+  return groups;
+}
+
+async function readJson(path) {
+  return JSON.parse(await readFile(path, 'utf8'));
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
+  const require = createRequire(import.meta.url);
+  const pkg = await readJson(new URL('../package.json', import.meta.url));
+  const glVersion = (await readJson(require.resolve('gl/package.json'))).version;
+
+  const gl = createHeadlessContext();
+  const engine = createEngine(gl);
+  const renderer = headlessRenderer(gl);
+  const now = new Date();
+  const date = now.toISOString().slice(0, 10);
+  // headless-gl exposes no GPU timer queries; if a context ever reports them, the engine still has
+  // no API to time with them, so every figure here is wall time plus a one-texel sync.
+  const timing = 'wall+sync';
+  const meta = {
+    renderer,
+    rendererShort: rendererShort(renderer),
+    rendererSlug: rendererSlug(renderer),
+    package: pkg.name,
+    packageVersion: pkg.version,
+    gl: `gl@${glVersion} (headless-gl)`,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+    date,
+    startedAt: now.toISOString(),
+    quick: options.quick,
+    repeats: options.repeats,
+    warmupRuns: 1,
+    timing,
+    timingNote: 'wall time (performance.now) around the operation followed by a one-texel sync: `await result.count()` then `await engine.finish()` for compactions (count() alone waits only for the passes the count depends on), `await engine.finish()` for scans; CPU baselines: wall time of the loop. engine.caps.timerQuery is ' +
+      `${engine.caps.timerQuery} on this context (headless-gl has no GPU timer queries). engine.caps.asyncReadback is ${engine.caps.asyncReadback}: ` +
+      (engine.caps.asyncReadback ? 'the sync polls a fence with setTimeout(0), so small operations include timer latency.' : 'the sync is a blocking one-texel readPixels.'),
+    caps: engine.caps,
+    engineOptions: {}, // defaults, including the texture pool (EngineOptions.texturePoolBytes); warm-ups fill it
+    dataSeeds: BenchContext.seeds,
+  };
+
+  const plans = options.sweeps.map((name) => {
+    const def = SWEEPS[name];
+    const config = def.config(options.quick);
+    return { name, def, config, points: def.points(config) };
+  });
+  const totalRuns = plans.reduce((sum, p) => sum + p.points.length, 0) * (options.repeats + 1);
+
+  console.log(`glcompact ${pkg.version} bench — renderer: ${renderer}; node ${process.version}; ${options.quick ? 'quick' : 'full'} run, sweeps: ${options.sweeps.join(', ')}; ${options.repeats} repeats + 1 warm-up per point`);
+
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: '{bar} {percentage}% | {value}/{total} runs | elapsed {duration_formatted} | ETA {eta_formatted} | {label}',
+      hideCursor: true,
+      etaBuffer: 200,
+      noTTYOutput: !process.stderr.isTTY, // in logs: one line every notTTYSchedule ms
+      notTTYSchedule: 10000,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const started = performance.now();
+  bar.start(totalRuns, 0, { label: 'starting' });
+  // After each run: advance the bar and yield to the event loop (outside the timed region), so the
+  // bar's timer can redraw; awaited GL reads resolve as microtasks and would otherwise starve it.
+  const onRun = () => {
+    bar.increment();
+    return new Promise((resolve) => setImmediate(resolve));
+  };
+  const context = new BenchContext(engine, { repeats: options.repeats, onRun });
+  const results = [];
+  try {
+    for (const plan of plans) {
+      const sweepStart = performance.now();
+      const points = [];
+      for (const group of groupByX(plan.points)) {
+        const x = Object.entries(group[0].x).map(([k, v]) => `${k} ${v}`).join(', ');
+        bar.update({ label: `${plan.name}: ${x}` });
+        points.push(...(await context.runGroup(group)));
+      }
+      context.release();
+      const sweep = {
+        name: plan.name,
+        title: plan.def.title,
+        description: plan.def.describe(plan.config),
+        config: plan.config,
+        seconds: Math.round((performance.now() - sweepStart) / 100) / 10,
+        points,
+      };
+      if (plan.name === 'density') {
+        sweep.crossover = densityCrossover(points);
+        sweep.autoCheck = autoCheck(points);
+      }
+      results.push(sweep);
+    }
+  } finally {
+    bar.stop();
+    context.release();
+    engine.dispose();
+    destroyHeadlessContext(gl);
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  const outDir = resolve(options.out);
+  await mkdir(outDir, { recursive: true });
+  const base = `${meta.rendererSlug}-${date}${options.quick ? '-quick' : ''}${options.partial ? `-${options.sweeps.join('+')}` : ''}`;
+  const files = [];
+  meta.loadAverageAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+  const document = { tool: 'glcompact bench/cli.mjs', schemaVersion: 1, ...meta, seconds: Math.round(seconds * 10) / 10, sweeps: Object.fromEntries(results.map((s) => [s.name, s])) };
+  const jsonPath = join(outDir, `${base}.json`);
+  await writeFile(jsonPath, formatJson(document));
+  files.push(jsonPath);
+  for (const sweep of results) {
+    const single = options.partial && results.length === 1; // base already names the sweep
+    const svgPath = join(outDir, single ? `${base}.svg` : `${base}-${sweep.name}.svg`);
+    await writeFile(svgPath, await renderSvg(chartSpec(meta, sweep)));
+    files.push(svgPath);
+  }
+
+  console.log();
+  console.log(summaryText(results));
+  console.log(`all GPU results matched the CPU; ${seconds.toFixed(1)} s of measurement; load average (1 min) ${meta.loadAverageAtStart[0]} at start, ${meta.loadAverageAtEnd[0]} at end on ${cpus().length} cores (other processes add noise)`);
+  console.log(`wrote:\n${files.map((f) => `  ${f}`).join('\n')}`);
+}
+
+main().catch((error) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n\n${USAGE}`);
+  } else if (error instanceof VerificationError) {
+    console.error(`\nbench aborted: a GPU result did not match the CPU reference — a benchmark of a wrong answer is worthless.\n${error.message}`);
+  } else {
+    console.error(`\nbench failed: ${error?.stack ?? error}`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+// Derived figures: the Jumping Jack / Horn crossover density and the 'auto' check (DESIGN.md
+// "Performance targets").
+
+function bySeries(points, xKey) {
+  const map = new Map();
+  for (const p of points) {
+    if (!map.has(p.series)) map.set(p.series, new Map());
+    map.get(p.series).set(p[xKey], p);
+  }
+  return map;
+}
+
+/**
+ * The invalid density above which Jumping Jack is no longer faster than Horn (block). Fitted as a
+ * step: the split of the densities (100 % excluded: nothing is kept, neither search runs) that
+ * disagrees least with "JJ faster below, Horn as fast or faster above", so one noisy point does
+ * not move it; within the split, linear interpolation of the median difference. Densities that
+ * disagree with the fit are listed.
+ */
+export function densityCrossover(points) {
+  const series = bySeries(points, 'density');
+  const jj = series.get('jumping-jack');
+  const horn = series.get('horn (block)');
+  if (!jj || !horn) return undefined;
+  const all = [...jj.keys()].filter((d) => horn.has(d)).sort((a, b) => a - b);
+  const ratios = all.map((d) => ({ density: d, jjOverHorn: round3(jj.get(d).medianMs / horn.get(d).medianMs) }));
+  const densities = all.filter((d) => d < 100);
+  const diff = densities.map((d) => jj.get(d).medianMs - horn.get(d).medianMs); // < 0: JJ faster
+  const base = { compared: 'jumping-jack vs horn (block), median times; step fit over densities < 100 %', ratios };
+  if (densities.length === 0) return { ...base, densityPercent: null, note: 'no densities below 100 % measured' };
+  let best = { k: 0, errors: Infinity };
+  for (let k = 0; k <= densities.length; k++) {
+    let errors = 0;
+    diff.forEach((v, i) => { if (i < k ? v >= 0 : v < 0) errors++; });
+    if (errors < best.errors) best = { k, errors };
+  }
+  const { k } = best;
+  const disagreeing = densities.filter((d, i) => (i < k ? diff[i] >= 0 : diff[i] < 0));
+  const also = disagreeing.length ? `; ${disagreeing.join(', ')} % disagree with that (noise or a real dip)` : '';
+  if (k === densities.length) {
+    return { ...base, densityPercent: null, disagreeing, note: `Jumping Jack faster than Horn (block) up to ${densities.at(-1)} % invalid: no crossover${also}` };
+  }
+  if (k === 0) {
+    return { ...base, densityPercent: null, disagreeing, note: `Horn (block) as fast as or faster than Jumping Jack from ${densities[0]} % invalid: no crossover${also}` };
+  }
+  const d0 = densities[k - 1];
+  const d1 = densities[k];
+  const straddles = diff[k - 1] < 0 && diff[k] >= 0;
+  const crossover = straddles ? d0 + ((d1 - d0) * -diff[k - 1]) / (diff[k] - diff[k - 1]) : (d0 + d1) / 2;
+  return {
+    ...base,
+    densityPercent: Math.round(crossover * 10) / 10,
+    between: [d0, d1],
+    disagreeing,
+    note: `Jumping Jack faster below, Horn (block) as fast or faster above${also}`,
+  };
+}
+
+/** DESIGN.md target: 'auto' within 10 % of the faster of Jumping Jack and Horn (block) at every density. */
+export function autoCheck(points, tolerance = 0.1) {
+  const series = bySeries(points, 'density');
+  const auto = series.get('auto');
+  const jj = series.get('jumping-jack');
+  const horn = series.get('horn (block)');
+  if (!auto || !jj || !horn) return undefined;
+  const rows = [...auto.keys()].sort((a, b) => a - b).map((d) => {
+    const best = Math.min(jj.get(d).medianMs, horn.get(d).medianMs);
+    return { density: d, autoOverBest: round3(auto.get(d).medianMs / best), path: auto.get(d).path?.algorithm };
+  });
+  const misses = rows.filter((r) => r.autoOverBest > 1 + tolerance);
+  return { tolerance, worst: rows.reduce((a, b) => (b.autoOverBest > a.autoOverBest ? b : a)), misses, pathsTaken: [...new Set(rows.map((r) => r.path))] };
+}
+
+const round3 = (x) => Math.round(x * 1000) / 1000;

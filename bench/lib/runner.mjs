@@ -1,0 +1,285 @@
+// Runs benchmark points: per point a warm-up run that is also verified against the CPU, then
+// `repeats` timed runs. GPU timing is wall time around the operation plus a one-texel sync
+// (`await result.count()` then `await engine.finish()` for compactions, `await engine.finish()`
+// for scans).
+import { cpuFilter, cpuPrefixSum, cpuSegmentedPrefixSum, uniformBytes, uniformFloats } from './data.mjs';
+import { summarize } from './stats.mjs';
+
+export class VerificationError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'VerificationError';
+  }
+}
+
+const FLOAT_SEED = 2009; // the paper's year; any fixed seed will do
+const BYTE_SEED = 1986;
+
+/** Owns the engine-side inputs of a run: one seeded dataset (CPU array + GPU stream) per kind and size. */
+export class BenchContext {
+  constructor(engine, { repeats, onRun }) {
+    this.engine = engine;
+    this.repeats = repeats;
+    this.onRun = onRun; // called after every run (warm-up included), for the progress bar
+    this.datasets = new Map();
+    this.expectedFilter = undefined; // the last CPU filter reference (points are ordered so it is reused)
+    this.orderState = 12345; // seed of the per-round order of the timed runs
+    warmUpCpuLoops();
+  }
+
+  static get seeds() {
+    return { uniformFloat32: FLOAT_SEED, uniformUint8AsUint32: BYTE_SEED };
+  }
+
+  dataset(kind, n) {
+    const key = `${kind}:${n}`;
+    let entry = this.datasets.get(key);
+    if (!entry) {
+      const data = kind === 'floats' ? uniformFloats(n, FLOAT_SEED) : uniformBytes(n, BYTE_SEED);
+      entry = { data, stream: this.engine.stream(data) };
+      this.datasets.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Frees the GPU streams, the engine's idle pooled textures and the CPU arrays (between sweeps). */
+  release() {
+    for (const { stream } of this.datasets.values()) stream.dispose();
+    if (!this.engine.isDisposed) this.engine.trim(); // idle pooled textures of this sweep's sizes
+    this.datasets.clear();
+    this.expectedFilter = undefined;
+  }
+
+  filterReference(n, threshold) {
+    const cached = this.expectedFilter;
+    if (cached && cached.n === n && cached.threshold === threshold) return cached;
+    const { data } = this.dataset('floats', n);
+    const out = new Float32Array(n);
+    const count = cpuFilter(data, threshold, out);
+    const values = out.subarray(0, count);
+    let sorted;
+    this.expectedFilter = { n, threshold, count, values, sorted: () => (sorted ??= values.slice().sort()) };
+    return this.expectedFilter;
+  }
+
+  /**
+   * Measures a group of points that share an x value: each one's warm-up (verified) first, then
+   * the timed runs in rounds (each point once per round, in a shuffled order), so load from other
+   * processes on a shared machine falls on every series alike instead of on whichever ran during
+   * a busy spell.
+   */
+  async runGroup(points) {
+    const trials = [];
+    for (const point of points) {
+      const trial = this.trial(point);
+      await trial.warmUp();
+      await this.onRun();
+      trials.push(trial);
+    }
+    const times = trials.map(() => []);
+    for (let r = 0; r < this.repeats; r++) {
+      // A fresh (seeded) order each round: an operation's time depends on what ran just before
+      // it (measured on llvmpipe: Jumping Jack ~10 % faster right after a Horn (global) run), so
+      // no series may always follow the same neighbour.
+      for (const i of this.shuffledIndices(trials.length)) {
+        times[i].push(await trials[i].timeOnce(r));
+        await this.onRun();
+      }
+    }
+    return trials.map((trial, i) => trial.record(times[i]));
+  }
+
+  shuffledIndices(length) {
+    const order = Array.from({ length }, (_, i) => i);
+    for (let i = length - 1; i > 0; i--) {
+      this.orderState = (Math.imul(this.orderState, 1664525) + 1013904223) >>> 0; // LCG, seeded: runs repeat
+      const j = Math.floor((this.orderState / 4294967296) * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    return order;
+  }
+
+  trial(point) {
+    switch (point.kind) {
+      case 'compact': return this.compactionTrial(point);
+      case 'scan': return this.scanTrial(point);
+      case 'cpu-filter': return this.cpuFilterTrial(point);
+      case 'cpu-scan': return this.cpuScanTrial(point);
+      default: throw new Error(`internal: unknown point kind ${point.kind}`);
+    }
+  }
+
+  compactionTrial(point) {
+    const { engine } = this;
+    const { stream } = this.dataset('floats', point.n);
+    const threshold = Math.fround(point.options.keep.lessEqual);
+    const expected = this.filterReference(point.n, threshold);
+    const expectedCount = expected.count;
+    let stats;
+    let count;
+    return {
+      async warmUp() {
+        const warm = engine.compact(stream, point.options);
+        count = await warm.count();
+        stats = warm.stats;
+        try {
+          if (count !== expectedCount) {
+            throw new VerificationError(`${describePoint(point)}: GPU kept ${count} elements, the CPU filter keeps ${expectedCount}`);
+          }
+          if (point.verifyValues) {
+            const got = await warm.read();
+            const ordered = isOrdered(stats.algorithm);
+            const mismatch = ordered ? firstMismatch(got, expected.values) : firstMismatch(got.slice().sort(), expected.sorted());
+            if (mismatch !== undefined) {
+              throw new VerificationError(
+                `${describePoint(point)}: compacted values differ from the CPU filter ` +
+                  `(${ordered ? 'in input order' : 'as sorted multisets'}) at position ${mismatch.index}: GPU ${mismatch.got}, CPU ${mismatch.want}`,
+              );
+            }
+          }
+        } finally {
+          warm.dispose();
+        }
+      },
+      async timeOnce(r) {
+        const start = performance.now();
+        const result = engine.compact(stream, point.options);
+        const runCount = await result.count();
+        // count() waits only for the passes the count depends on (engine.finish docs); finish()
+        // makes sure the concatenation draws are inside the timed region too (~0.1 ms on llvmpipe).
+        await engine.finish();
+        const ms = performance.now() - start;
+        result.dispose();
+        if (runCount !== expectedCount) {
+          throw new VerificationError(`${describePoint(point)}: timed run ${r + 1} kept ${runCount} elements, the CPU filter keeps ${expectedCount}`);
+        }
+        return ms;
+      },
+      record(times) {
+        return {
+          ...pointFields(point),
+          ...summarize(times),
+          timing: 'wall+sync',
+          sync: 'await result.count(); await engine.finish()',
+          ...passFields(stats),
+          path: { algorithm: stats.algorithm, requestedAlgorithm: stats.requestedAlgorithm, concat: stats.concat, scan: stats.scan, radix: stats.radix ?? null, blockSize: stats.blockSize ?? null, output: stats.output },
+          count,
+          keptFraction: count / point.n,
+          verified: point.verifyValues ? (isOrdered(stats.algorithm) ? 'count + values (in order)' : 'count + values (multiset)') : 'count',
+        };
+      },
+    };
+  }
+
+  scanTrial(point) {
+    const { engine } = this;
+    const { data, stream } = this.dataset('bytes', point.n);
+    let stats;
+    return {
+      async warmUp() {
+        const expected = new Uint32Array(point.n);
+        const blockSize = point.options.blockSize;
+        if (blockSize === undefined) cpuPrefixSum(data, expected);
+        else cpuSegmentedPrefixSum(data, blockSize, expected);
+        const warm = engine.scan(stream, point.options);
+        await engine.finish();
+        stats = engine.lastScanStats;
+        try {
+          const got = await warm.read();
+          const mismatch = firstMismatch(got, expected);
+          if (mismatch !== undefined) {
+            throw new VerificationError(`${describePoint(point)}: prefix sum differs from the CPU at element ${mismatch.index}: GPU ${mismatch.got}, CPU ${mismatch.want}`);
+          }
+        } finally {
+          warm.dispose();
+        }
+      },
+      async timeOnce() {
+        const start = performance.now();
+        const result = engine.scan(stream, point.options);
+        await engine.finish();
+        const ms = performance.now() - start;
+        result.dispose();
+        return ms;
+      },
+      record(times) {
+        return { ...pointFields(point), ...summarize(times), timing: 'wall+sync', sync: 'await engine.finish()', ...passFields(stats), count: point.n, verified: 'values (all, bit-exact)' };
+      },
+    };
+  }
+
+  cpuFilterTrial(point) {
+    const { data } = this.dataset('floats', point.n);
+    const threshold = Math.fround(point.options.keep.lessEqual);
+    const out = new Float32Array(point.n);
+    let count = 0;
+    const once = () => {
+      const start = performance.now();
+      count = cpuFilter(data, threshold, out);
+      return performance.now() - start;
+    };
+    return {
+      async warmUp() { once(); },
+      async timeOnce() { return once(); },
+      record(times) {
+        return { ...pointFields(point), ...summarize(times), timing: 'wall (CPU)', sync: null, count, keptFraction: count / point.n, verified: 'reference' };
+      },
+    };
+  }
+
+  cpuScanTrial(point) {
+    const { data } = this.dataset('bytes', point.n);
+    const out = new Uint32Array(point.n);
+    const once = () => {
+      const start = performance.now();
+      cpuPrefixSum(data, out);
+      return performance.now() - start;
+    };
+    return {
+      async warmUp() { once(); },
+      async timeOnce() { return once(); },
+      record(times) {
+        return { ...pointFields(point), ...summarize(times), timing: 'wall (CPU)', sync: null, count: point.n, verified: 'reference' };
+      },
+    };
+  }
+}
+
+/** Lets the JIT optimise the CPU loops before any is timed, so the first (smallest) point is not a cold-code figure. */
+function warmUpCpuLoops() {
+  const floats = uniformFloats(4096, 1);
+  const bytes = uniformBytes(4096, 1);
+  const outF = new Float32Array(4096);
+  const outU = new Uint32Array(4096);
+  for (let i = 0; i < 300; i++) {
+    cpuFilter(floats, 0.5, outF);
+    cpuPrefixSum(bytes, outU);
+  }
+}
+
+/** Horn (block or global) keeps input order; Jumping Jack and the per-block hybrid ('auto') do not. */
+function isOrdered(algorithm) {
+  return algorithm === 'horn' || algorithm === 'horn-global';
+}
+
+function pointFields(point) {
+  const { series, kind, n, x, options } = point;
+  return { series, kind, n, ...x, options };
+}
+
+function passFields(stats) {
+  return { passes: stats.passes, drawCalls: stats.drawCalls, fragments: stats.fragments, lineFragmentsAtMost: stats.lineFragmentsAtMost };
+}
+
+export function describePoint(point) {
+  const x = Object.entries(point.x).map(([k, v]) => `${k}=${v}`).join(', ');
+  return `sweep "${point.sweep}", ${point.series} (${x}, n=${point.n}, options ${JSON.stringify(point.options)})`;
+}
+
+function firstMismatch(got, want) {
+  if (got.length !== want.length) return { index: Math.min(got.length, want.length), got: `length ${got.length}`, want: `length ${want.length}` };
+  for (let i = 0; i < want.length; i++) {
+    if (got[i] !== want[i]) return { index: i, got: got[i], want: want[i] };
+  }
+  return undefined;
+}

@@ -1,0 +1,85 @@
+// The short tables printed to stdout at the end of a run.
+
+function table(title, rows) {
+  if (rows.length === 0) return '';
+  const keys = Object.keys(rows[0]);
+  const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
+  const line = (cells) => cells.map((c, i) => String(c).padStart(widths[i])).join('  ');
+  return [title, line(keys), ...rows.map((r) => line(keys.map((k) => r[k]))), ''].join('\n');
+}
+
+const ms = (p) => (p ? p.medianMs.toFixed(p.medianMs < 10 ? 2 : 1) : '-');
+
+function grid(points, xKey) {
+  const byX = new Map();
+  for (const p of points) {
+    if (!byX.has(p[xKey])) byX.set(p[xKey], new Map());
+    byX.get(p[xKey]).set(p.series, p);
+  }
+  return [...byX.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+function densityTable(sweep) {
+  const rows = grid(sweep.points, 'density').map(([density, s]) => {
+    const jj = s.get('jumping-jack');
+    const horn = s.get('horn (block)');
+    return {
+      'invalid %': density,
+      kept: jj?.count ?? '-',
+      'JJ ms': ms(jj),
+      'horn ms': ms(horn),
+      'horn-global ms': ms(s.get('horn (global)')),
+      'auto ms': ms(s.get('auto')),
+      'cpu ms': ms(s.get('cpu filter loop')),
+      'JJ/horn': jj && horn ? (jj.medianMs / horn.medianMs).toFixed(2) : '-',
+    };
+  });
+  const n = sweep.config.n;
+  let text = table(`density (n = 2^${Math.log2(n)}, block ${sweep.config.blockSize}; median ms)`, rows);
+  const c = sweep.crossover;
+  if (c) text += `crossover (Jumping Jack stops being faster than Horn (block)): ${c.densityPercent == null ? 'none' : `≈ ${c.densityPercent} % invalid`} — ${c.note} (paper: ~78 %)\n`;
+  const a = sweep.autoCheck;
+  if (a) {
+    text += `auto vs faster of JJ / Horn (block): worst ${a.worst.autoOverBest}× at ${a.worst.density} %; ` +
+      `${a.misses.length ? `over the ${a.tolerance * 100} % target at ${a.misses.map((m) => m.density).join(', ')} %` : `within ${a.tolerance * 100} % everywhere`}; auto took: ${a.pathsTaken.join(', ')}\n`;
+  }
+  return text;
+}
+
+function blockSizeTable(sweep) {
+  const rows = grid(sweep.points, 'blockSize').map(([blockSize, s]) => {
+    const rd = s.get('compact, recursive-doubling scan');
+    const bl = s.get('compact, blelloch scan');
+    const srd = s.get('scan only, recursive-doubling');
+    const sbl = s.get('scan only, blelloch');
+    return {
+      block: blockSize,
+      'compact RD ms': ms(rd), 'passes': rd?.passes ?? '-', 'Mfrag': rd ? (rd.fragments / 1e6).toFixed(1) : '-',
+      'compact Blelloch ms': ms(bl), 'passes ': bl?.passes ?? '-', 'Mfrag ': bl ? (bl.fragments / 1e6).toFixed(1) : '-',
+      'scan RD ms': ms(srd), 'scan Blelloch ms': ms(sbl),
+    };
+  });
+  return table(`block-size (n = 2^${Math.log2(sweep.config.n)}, 50 % kept, Jumping Jack; scans segmented per block; median ms)`, rows);
+}
+
+function sizesTable(sweep) {
+  const rows = grid(sweep.points, 'log2n').map(([log2n, s]) => {
+    const jj = s.get('compact, jumping-jack');
+    const cpu = s.get('cpu filter loop');
+    const scan = s.get('scan, recursive-doubling');
+    const cpuScan = s.get('cpu prefix-sum loop');
+    return {
+      n: `2^${log2n}`,
+      'JJ ms': ms(jj), 'horn ms': ms(s.get('compact, horn (block)')), 'cpu filter ms': ms(cpu),
+      'scan RD ms': ms(scan), 'scan Blelloch ms': ms(s.get('scan, blelloch')), 'cpu scan ms': ms(cpuScan),
+      'cpu/JJ': jj && cpu ? (cpu.medianMs / jj.medianMs).toFixed(3) : '-',
+    };
+  });
+  return table('sizes (50 % kept, block 256; median ms; cpu/JJ > 1 means the GPU compaction wins)', rows);
+}
+
+const TABLES = { density: densityTable, 'block-size': blockSizeTable, sizes: sizesTable };
+
+export function summaryText(sweeps) {
+  return sweeps.map((s) => TABLES[s.name](s)).join('\n');
+}

@@ -1,0 +1,85 @@
+// The sweeps: which points each one measures. A point is one operation at one x value; the
+// runner (runner.mjs) times it. Points are ordered x-major so the series interleave in time
+// (slow drift on a shared machine then hits every series alike).
+
+const DENSITIES = [...Array.from({ length: 21 }, (_, i) => i * 5).filter((d) => d < 100), 99, 100]; // % invalid
+// --quick: steps of 10, finer from 70 % (around the paper's ~78 % crossover), so the whole quick run
+// stays well under 3 minutes on a loaded 2-core llvmpipe machine.
+const QUICK_DENSITIES = [0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 95, 99, 100];
+const BLOCK_SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048];
+
+/** The keep threshold for a given invalid density on uniform [0,1) data: keep x <= 1 - density. */
+export function keptFraction(invalidPercent) {
+  return Math.round((100 - invalidPercent) * 1e6) / 1e8;
+}
+
+export const SWEEPS = {
+  density: {
+    title: 'Compaction time vs invalid density (paper Fig. 11)',
+    describe: (c) => `n = 2^${Math.log2(c.n)}, block ${c.blockSize}, uniform [0,1) float32 keep x <= 1 - density; Jumping Jack vs Horn (block) vs Horn (global) vs auto, plus the CPU filter loop`,
+    config: (quick) => ({ n: quick ? 2 ** 20 : 2 ** 22, blockSize: 256, densities: quick ? QUICK_DENSITIES : DENSITIES }),
+    points(c) {
+      const series = [
+        ['jumping-jack', { algorithm: 'jumping-jack' }],
+        ['horn (block)', { algorithm: 'horn' }],
+        ['horn (global)', { algorithm: 'horn', global: true }],
+        ['auto', { algorithm: 'auto' }],
+      ];
+      const points = [];
+      for (const density of c.densities) {
+        const keep = { lessEqual: keptFraction(density) };
+        const x = { density };
+        const verifyValues = c.n <= 2 ** 20 || [0, 25, 50, 75, 95, 99, 100].includes(density);
+        for (const [name, opts] of series) {
+          const options = { keep, ...opts, ...(opts.global ? {} : { blockSize: c.blockSize }) };
+          points.push({ sweep: 'density', series: name, kind: 'compact', n: c.n, x, options, verifyValues });
+        }
+        points.push({ sweep: 'density', series: 'cpu filter loop', kind: 'cpu-filter', n: c.n, x, options: { keep } });
+      }
+      return points;
+    },
+  },
+
+  'block-size': {
+    title: 'Block size: compaction and intra-block scan (paper Figs. 9, 10)',
+    describe: (c) => `n = 2^${Math.log2(c.n)}, 50 % kept (uniform [0,1) float32, keep x <= 0.5); Jumping Jack compaction with each block scan, and the segmented scan alone (uint32 data)`,
+    config: (quick) => ({ n: quick ? 2 ** 20 : 2 ** 22, blockSizes: BLOCK_SIZES }),
+    points(c) {
+      const points = [];
+      for (const blockSize of c.blockSizes) {
+        const x = { blockSize };
+        const verifyValues = c.n <= 2 ** 20 || [16, 256, 2048].includes(blockSize);
+        for (const scan of ['recursive-doubling', 'blelloch']) {
+          const options = { keep: { lessEqual: 0.5 }, algorithm: 'jumping-jack', blockSize, scan };
+          points.push({ sweep: 'block-size', series: `compact, ${scan} scan`, kind: 'compact', n: c.n, x, options, verifyValues });
+        }
+        for (const algorithm of ['recursive-doubling', 'blelloch']) {
+          points.push({ sweep: 'block-size', series: `scan only, ${algorithm}`, kind: 'scan', n: c.n, x, options: { algorithm, blockSize } });
+        }
+      }
+      return points;
+    },
+  },
+
+  sizes: {
+    title: 'Stream size: compaction and global scan vs the CPU',
+    describe: (c) => `n = 2^${Math.log2(c.sizes[0])}..2^${Math.log2(c.sizes.at(-1))}, 50 % kept (uniform [0,1) float32, keep x <= 0.5), block 256; global inclusive scans of uint32 data; CPU typed-array loops`,
+    config: (quick) => ({ sizes: Array.from({ length: (quick ? 20 : 24) - 10 + 1 }, (_, i) => 2 ** (10 + i)) }),
+    points(c) {
+      const points = [];
+      const keep = { lessEqual: 0.5 };
+      for (const n of c.sizes) {
+        const x = { log2n: Math.log2(n) };
+        points.push({ sweep: 'sizes', series: 'compact, jumping-jack', kind: 'compact', n, x, options: { keep, algorithm: 'jumping-jack', blockSize: 256 }, verifyValues: true });
+        points.push({ sweep: 'sizes', series: 'compact, horn (block)', kind: 'compact', n, x, options: { keep, algorithm: 'horn', blockSize: 256 }, verifyValues: true });
+        points.push({ sweep: 'sizes', series: 'scan, recursive-doubling', kind: 'scan', n, x, options: { algorithm: 'recursive-doubling' } });
+        points.push({ sweep: 'sizes', series: 'scan, blelloch', kind: 'scan', n, x, options: { algorithm: 'blelloch' } });
+        points.push({ sweep: 'sizes', series: 'cpu filter loop', kind: 'cpu-filter', n, x, options: { keep } });
+        points.push({ sweep: 'sizes', series: 'cpu prefix-sum loop', kind: 'cpu-scan', n, x, options: {} });
+      }
+      return points;
+    },
+  },
+};
+
+export const SWEEP_NAMES = Object.keys(SWEEPS);
