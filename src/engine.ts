@@ -48,6 +48,16 @@ export interface CompactOptions {
   radix?: number;
 }
 
+/** What a scan cost and which path it took (engine.lastScanStats). */
+export interface ScanStats extends PassStats {
+  algorithm: ScanAlgorithm;
+  /** Recursive doubling's radix; undefined for Blelloch. */
+  radix: number | undefined;
+  /** The segment size of a segmented scan; undefined for a scan over the whole stream. */
+  blockSize: number | undefined;
+  exclusive: boolean;
+}
+
 export interface EngineOptions {
   /**
    * Idle texture memory the engine keeps for reuse, in bytes (default 512 MiB). Allocating a
@@ -107,7 +117,7 @@ export class Engine implements StreamOwner {
   private readonly streams = new Set<Stream>();
   private disposed = false;
   /** Stats of the last scan (compactions report theirs on the result). */
-  lastScanStats: PassStats | undefined;
+  lastScanStats: ScanStats | undefined;
 
   private readonly canvas: EventTarget | undefined;
   private readonly onContextLost = () => {
@@ -183,7 +193,7 @@ export class Engine implements StreamOwner {
         ? globalScan(this.gpu, input, { blockScan: blockScans[algorithm], floatValues, exclusive, radix, maxTextureSize: this.caps.maxTextureSize })
         : blockScans[algorithm](this.gpu, input, { blockLog2: log2Exact(blockSize), floatValues, exclusive, radix }),
     );
-    this.lastScanStats = stats;
+    this.lastScanStats = { ...stats, algorithm, radix: algorithm === 'recursive-doubling' ? radix : undefined, blockSize, exclusive };
     return this.adopt(new Stream(this, result, layout, stream.type, stream.components, stream.lengthIfKnown, this.copyLength(stream)));
   }
 
@@ -251,6 +261,41 @@ export class Engine implements StreamOwner {
       await this.readTexels(probe, 1);
     } finally {
       probe.free();
+    }
+  }
+
+  /**
+   * GPU time of the work `run` submits, in milliseconds, from a TIME_ELAPSED timer query
+   * (EXT_disjoint_timer_query_webgl2), polled between tasks; undefined where the context has no
+   * timer (engine.caps.timerQuery false, e.g. headless-gl) or the measurement was disjoint.
+   */
+  async gpuTime(run: () => void): Promise<number | undefined> {
+    this.assertAlive('gpuTime()');
+    const gl = this.gpu.gl;
+    const ext = this.caps.timerQuery ? gl.getExtension('EXT_disjoint_timer_query_webgl2') : null;
+    if (!ext) {
+      run();
+      return undefined;
+    }
+    const query = gl.createQuery()!;
+    this.gpu.tracker.created('queries');
+    try {
+      gl.beginQuery(ext.TIME_ELAPSED_EXT, query);
+      try {
+        run();
+      } finally {
+        gl.endQuery(ext.TIME_ELAPSED_EXT);
+      }
+      gl.flush();
+      while (!gl.getQueryParameter(query, gl.QUERY_RESULT_AVAILABLE)) {
+        this.assertAlive('gpuTime()');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      if (gl.getParameter(ext.GPU_DISJOINT_EXT)) return undefined;
+      return (gl.getQueryParameter(query, gl.QUERY_RESULT) as number) / 1e6;
+    } finally {
+      gl.deleteQuery(query);
+      this.gpu.tracker.deleted('queries');
     }
   }
 

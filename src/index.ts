@@ -1,6 +1,6 @@
 // glcompact: stream compaction and prefix sums on the WebGL2 graphics pipeline.
 export { createEngine, Engine } from './engine.js';
-export type { CompactOptions, EngineOptions, ScanOptions, StreamOptions } from './engine.js';
+export type { CompactOptions, EngineOptions, ScanOptions, ScanStats, StreamOptions } from './engine.js';
 export { CompactResult } from './compact/result.js';
 export type { CompactStats } from './compact/result.js';
 export type { KeepOption } from './compact/keep-function.js';

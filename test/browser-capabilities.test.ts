@@ -1,8 +1,8 @@
 // What the engine's start-up probes find in Chromium (ANGLE + SwiftShader): full WebGL2, so the
 // headless-gl workarounds must switch themselves off there. Browser-only: in Node the same probes
 // find headless-gl's gaps, which the engine's own tests cover.
-import { expect, it } from 'vitest';
-import { testContext } from './support/engine.js';
+import { describe, expect, it } from 'vitest';
+import { testContext, testEngine } from './support/engine.js';
 
 it('Chromium: transform feedback works and integer uploads take the direct path', async (ctx) => {
   ctx.skip(typeof document === 'undefined', 'browser-only: Node runs headless-gl, which lacks transform feedback and integer uploads');
@@ -11,4 +11,25 @@ it('Chromium: transform feedback works and integer uploads take the direct path'
   console.log(`chromium caps: ${JSON.stringify(engine.caps)}`);
   expect(engine.caps.transformFeedback).toBe(true);
   expect(engine.caps.uploadPath).toBe('integer');
+});
+
+describe('GPU timer', () => {
+  it('engine.gpuTime() measures a scan where the context has a timer query, else says undefined', async () => {
+    const engine = await testEngine();
+    const stream = engine.stream(new Uint32Array(1 << 16).fill(1));
+    let scanned: ReturnType<typeof engine.scan> | undefined;
+    const ms = await engine.gpuTime(() => {
+      scanned = engine.scan(stream);
+    });
+    if (engine.caps.timerQuery) {
+      expect(ms).toBeGreaterThan(0);
+      expect(ms).toBeLessThan(10_000);
+    } else {
+      expect(ms).toBeUndefined();
+    }
+    expect((await scanned!.read())[65535]).toBe(65536);
+    expect(engine.lastScanStats).toMatchObject({ algorithm: 'blelloch', radix: undefined, blockSize: undefined, exclusive: false });
+    scanned!.dispose();
+    stream.dispose();
+  });
 });
