@@ -5,11 +5,16 @@ import { expectSameBits, testEngine } from './support/engine.js';
 import { random, referenceScan } from './support/reference.js';
 
 const algorithms = ['recursive-doubling', 'blelloch'] as const;
-const sizes = [1, 255, 256, 257, 2048, 2049, 4097, 2 ** 16 + 5, 2 ** 20 + 3];
+const sizes = [1, 2, 3, 255, 256, 257, 2048, 2049, 4095, 4097, 2 ** 16 + 5, 2 ** 20 + 3];
 
+/** Random values below `max`, with 0, 1 and 0xFFFFFFFF planted at fixed places (where they fit). */
 function uintData(n: number, seed: number, max = 2 ** 32): Uint32Array {
   const next = random(seed);
-  return Uint32Array.from({ length: n }, () => Math.floor(next() * max));
+  const data = Uint32Array.from({ length: n }, () => Math.floor(next() * max));
+  [0, 1, max === 2 ** 32 ? 0xffffffff : max - 1].forEach((value, k) => {
+    if (k < n) data[Math.floor((k * n) / 3)] = value;
+  });
+  return data;
 }
 
 describe.each(algorithms)('%s scan', (algorithm) => {
@@ -20,6 +25,17 @@ describe.each(algorithms)('%s scan', (algorithm) => {
       const stream = engine.stream(data);
       const scanned = engine.scan(stream, { algorithm, exclusive });
       expectSameBits((await scanned.read()) as Uint32Array, referenceScan(data, { exclusive }), `${algorithm} n=${n}`);
+      stream.dispose();
+      scanned.dispose();
+    });
+
+    it.each([16, 256, 2048])('segmented float32 scan, block %i', async (blockSize) => {
+      const engine = await testEngine();
+      const next = random(blockSize + 1);
+      const data = Float32Array.from({ length: 2 ** 16 + 5 }, () => Math.floor(next() * 16));
+      const stream = engine.stream(data);
+      const scanned = engine.scan(stream, { algorithm, exclusive, blockSize });
+      expectSameBits((await scanned.read()) as Float32Array, referenceScan(data, { exclusive, blockSize }));
       stream.dispose();
       scanned.dispose();
     });
