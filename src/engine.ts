@@ -24,6 +24,7 @@ export interface StreamOptions {
 }
 
 export interface ScanOptions {
+  /** Default: 'blelloch', except 'recursive-doubling' for segmented scans with blockSize 16. */
   algorithm?: ScanAlgorithm;
   exclusive?: boolean;
   /** Segmented scan: restart the sum every `blockSize` elements (power of two, 16..2048). Default: one scan over the whole stream. */
@@ -42,7 +43,7 @@ export interface CompactOptions {
   global?: boolean;
   concat?: ConcatMode | 'auto';
   output?: 'values' | 'indices';
-  /** Scan used inside the blocks. Default 'blelloch'. */
+  /** Scan used inside the blocks. Default: 'recursive-doubling' for block size 16, else 'blelloch'. */
   scan?: ScanAlgorithm;
   /** Radix of the recursive-doubling scans (see ScanOptions.radix). */
   radix?: number;
@@ -78,11 +79,15 @@ const DEFAULT_TEXTURE_POOL_BYTES = 512 * 2 ** 20;
 export const HYBRID_JUMPING_JACK_KEPT_FRACTIONS = { from: 0.3, to: 0.875 } as const;
 
 /**
- * Default scan: Blelloch's work-efficient tree. Measured faster than recursive doubling on every
- * renderer we have (H200 2^24 global scan: 5.7 ms vs 12-16 ms for radix 2-16; llvmpipe 2^20:
- * 45 ms vs 81-93 ms), and tied at block size 16 (README "Performance").
+ * Default scan for a block size (undefined: a scan over the whole stream). Blelloch's
+ * work-efficient tree, except in blocks of 16, where recursive doubling's few passes win, as in the
+ * paper's Fig. 9. Measured on an H200 at 2^22 (segmented scan alone: block 16 RD 3.1 ms vs
+ * Blelloch 4.1 ms; block 256 3.7 vs 2.9; block 2048 3.6 vs 2.2) and for global scans at 2^24
+ * (Blelloch 5.8 ms vs 12-16 ms for radix 2-16; llvmpipe 2^20: 34 ms vs 70 ms). README "Performance".
  */
-const DEFAULT_SCAN = 'blelloch' as const;
+function defaultScan(blockSize: number | undefined): ScanAlgorithm {
+  return blockSize !== undefined && blockSize <= 16 ? 'recursive-doubling' : 'blelloch';
+}
 
 /** Recursive doubling's default radix: 4 beat 2, 8 and 16 on llvmpipe and was within 10 % of the best on the H200. */
 export const DEFAULT_RADIX = 4;
@@ -179,10 +184,10 @@ export class Engine implements StreamOwner {
     this.assertAlive('scan()');
     this.assertOwnStream('engine.scan(stream)', stream);
     const opts = optionsObject('engine.scan(stream, options)', options);
-    const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithms, DEFAULT_SCAN);
+    const blockSize = opts.blockSize === undefined ? undefined : this.checkBlockSize('engine.scan(): options.blockSize', opts.blockSize, stream);
+    const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithms, defaultScan(blockSize));
     const exclusive = opts.exclusive ?? false;
     if (typeof exclusive !== 'boolean') throw new Error(`engine.scan(): options.exclusive must be a boolean; got ${describe(exclusive)}`);
-    const blockSize = opts.blockSize === undefined ? undefined : this.checkBlockSize('engine.scan(): options.blockSize', opts.blockSize, stream);
     const radix = this.checkRadix('engine.scan(): options.radix', opts.radix);
 
     const { layout, target } = stream;
@@ -207,7 +212,7 @@ export class Engine implements StreamOwner {
     const blockSize = this.checkBlockSize('engine.compact(): options.blockSize', opts.blockSize ?? 256, stream);
     const concatOption = oneOf('engine.compact(): options.concat', opts.concat, ['transform-feedback', 'vertex-fetch', 'auto'] as const, 'auto');
     const output = oneOf('engine.compact(): options.output', opts.output, ['values', 'indices'] as const, 'values');
-    const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithms, DEFAULT_SCAN);
+    const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithms, defaultScan(blockSize));
     const radix = this.checkRadix('engine.compact(): options.radix', opts.radix);
     const global = opts.global ?? false;
     if (typeof global !== 'boolean') throw new Error(`engine.compact(): options.global must be a boolean; got ${describe(global)}`);
