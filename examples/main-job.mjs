@@ -4,20 +4,9 @@
 // Horn over the whole stream; verifies every result against the CPU and prints what each cost.
 import { createEngine } from 'glcompact';
 import { createHeadlessContext, destroyHeadlessContext, headlessRenderer } from 'glcompact/node';
+import { uniformFloats } from '../bench/lib/data.mjs';
 
 const repeats = 5;
-
-function uniformData(n, seed) {
-  let a = seed >>> 0;
-  const data = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    data[i] = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  return data;
-}
 
 async function median(run) {
   const times = [];
@@ -77,7 +66,7 @@ let failures = 0;
 // --- compaction: 2^22 uniform [0,1), keep x <= p ---
 {
   const n = 2 ** 22;
-  const data = uniformData(n, 2017);
+  const data = uniformFloats(n, 2017);
   const stream = engine.stream(data);
   const rows = [];
   for (const p of [0.2, 0.5, 0.8]) {

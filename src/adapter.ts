@@ -72,21 +72,26 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
  */
 export function readBits(gpu: Gpu, target: RenderTarget, texels: number, drainReadError: boolean): Uint32Array {
   const gl = gpu.gl;
-  const components = target.components;
-  const out = new Uint32Array(texels * components);
-  if (texels === 0) return out;
-  const rows = Math.ceil(texels / target.width);
-  const rgba = new Uint32Array(target.width * rows * 4);
+  const rgba = readBuffer(target, texels);
+  if (texels === 0) return texelWords(rgba, target, 0);
   gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
   gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
-  gl.readPixels(0, 0, target.width, rows, gl.RGBA_INTEGER, gl.UNSIGNED_INT, rgba);
+  gl.readPixels(0, 0, target.width, rgba.length / 4 / target.width, gl.RGBA_INTEGER, gl.UNSIGNED_INT, rgba);
   if (drainReadError) gl.getError();
   gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-  if (components === 4) {
-    out.set(rgba.subarray(0, texels * 4));
-  } else {
-    for (let i = 0; i < texels; i++) out[i] = rgba[i * 4];
-  }
+  return texelWords(rgba, target, texels);
+}
+
+/** Room for the whole rows that hold the first `texels` texels, RGBA words each. */
+function readBuffer(target: RenderTarget, texels: number): Uint32Array {
+  return new Uint32Array(target.width * Math.ceil(texels / target.width) * 4);
+}
+
+/** The first `texels` texels' words: all four for RGBA targets, the red one for R32UI. */
+function texelWords(rgba: Uint32Array, target: RenderTarget, texels: number): Uint32Array {
+  if (target.components === 4) return rgba.slice(0, texels * 4);
+  const out = new Uint32Array(texels);
+  for (let i = 0; i < texels; i++) out[i] = rgba[i * 4];
   return out;
 }
 
@@ -98,11 +103,9 @@ export function readBits(gpu: Gpu, target: RenderTarget, texels: number, drainRe
  */
 export async function readBitsAsync(gpu: Gpu, target: RenderTarget, texels: number, drainReadError: boolean): Promise<Uint32Array> {
   const gl = gpu.gl;
-  const components = target.components;
-  const out = new Uint32Array(texels * components);
-  if (texels === 0) return out;
-  const rows = Math.ceil(texels / target.width);
-  const rgba = new Uint32Array(target.width * rows * 4);
+  const rgba = readBuffer(target, texels);
+  if (texels === 0) return texelWords(rgba, target, 0);
+  const rows = rgba.length / 4 / target.width;
   const buffer = gl.createBuffer()!;
   gpu.tracker.created('buffers');
   let sync: WebGLSync | null = null;
@@ -135,9 +138,7 @@ export async function readBitsAsync(gpu: Gpu, target: RenderTarget, texels: numb
     gl.deleteBuffer(buffer);
     gpu.tracker.deleted('buffers');
   }
-  if (components === 4) out.set(rgba.subarray(0, texels * 4));
-  else for (let i = 0; i < texels; i++) out[i] = rgba[i * 4];
-  return out;
+  return texelWords(rgba, target, texels);
 }
 
 /** Clears any pending GL errors (used by probes, which provoke them on purpose). */

@@ -1,6 +1,6 @@
 // Input data and CPU references/baselines. Everything is seeded so a run can be repeated exactly.
 
-/** n float32 values, uniform in [0, 1), from mulberry32 (the same generator as examples/main-job.mjs). */
+/** n float32 values, uniform in [0, 1), from mulberry32 (also the main job's data). */
 export function uniformFloats(n, seed) {
   let a = seed >>> 0;
   const data = new Float32Array(n);
