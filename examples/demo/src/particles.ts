@@ -1,0 +1,405 @@
+// "Particles": a pool of GPU particles compacted every frame by the engine; only the live ones are
+// drawn, straight from the compacted texture. The rules (shared/particles-sim.ts) count whole
+// frames, so the Playwright test can replay them on the CPU and compare the live count per frame.
+//
+// Per frame k >= 1:
+//   1. simulate (our own fragment pass) into the pool stream's texture: texel p < live(k-1) is
+//      particle p of last frame's compacted texture with one frame less of life; the next
+//      min(emit, capacity - live) texels are new particles; the rest is dead (life 0).
+//   2. engine.compact(pool, { keep: { glsl: 'return value.w > 0.0;' } }) -> live particles first.
+//   3. draw `await result.count()` points, each fetching its particle from the compacted texture.
+// Frame 0 compacts the initial pool (uploaded once with engine.stream).
+//
+// The pool is a stream the engine made (engine.stream), and we render into its texture
+// (stream.target.texture, as the README's usage shows for results): the engine has no public
+// way yet to wrap a texture we fill ourselves.
+import type { CompactResult, Stream } from 'glcompact';
+import { element, engineOn, showError } from './shared/page.js';
+import { defaultParticleParams, initialLife, lifetime, LIFE_RANGE, MIN_LIFE, simulateParticles, type ParticleParams } from './shared/particles-sim.js';
+import { hash32, numberParam } from './shared/random.js';
+
+type Algorithm = 'jumping-jack' | 'horn' | 'auto';
+
+interface DemoState {
+  frame: number;
+  liveCount: number;
+  /** counts[k]: live particles after frame k. */
+  counts: number[];
+  algorithm: Algorithm;
+  params: ParticleParams;
+  timing: { source: 'gpu-timer-query' | 'cpu'; ms: number | undefined };
+  done: boolean;
+  /** At the end (?frames=F): the ids of the particles in the compacted texture, sorted, and whether all had life > 0. */
+  final?: { liveIds: number[]; allAlive: boolean; drawn: number; litPixels: number };
+}
+
+/** What the page exposes for its test (test/demo-pages.node.test.ts): window.demoState. */
+const exposed = window as unknown as { demoState?: DemoState };
+
+const params = new URLSearchParams(location.search);
+const simParams: ParticleParams = {
+  capacity: Math.max(1, Math.round(numberParam(params, 'n', defaultParticleParams.capacity))),
+  emitPerFrame: Math.max(0, Math.round(numberParam(params, 'emit', defaultParticleParams.emitPerFrame))),
+};
+const stopAfter = numberParam(params, 'frames', Infinity);
+const algorithmSelect = element<HTMLSelectElement>('algorithm');
+if (['jumping-jack', 'horn', 'auto'].includes(params.get('algorithm') ?? '')) algorithmSelect.value = params.get('algorithm')!;
+
+const canvas = element<HTMLCanvasElement>('view');
+const { gl, engine } = engineOn(canvas, { antialias: false, alpha: false });
+
+// --- the particles' motion (cosmetic; the counts depend only on the integer life rules) ---
+
+const motionGlsl = /* glsl */ `
+uint hash32(uint x) {  // lowbias32, same as shared/random.ts
+  x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16; return x;
+}
+float unit(uint h) { return float(h & 0xFFFFu) / 65535.0; }
+uint lifetime(uint id) { return ${MIN_LIFE}u + hash32(id) % ${LIFE_RANGE}u; }
+// Three fountains; position after 'age' frames of a ballistic flight.
+vec2 positionAt(uint id, float age) {
+  uint h = hash32(id * 2u + 1u);
+  float fountain = float(id % 3u) - 1.0;
+  float angle = 1.5707963 + (unit(h) - 0.5) * 0.7 - fountain * 0.25;
+  float speed = 0.02 + 0.012 * unit(h >> 16);
+  vec2 start = vec2(fountain * 0.55, -0.92);
+  return start + vec2(cos(angle), sin(angle)) * speed * age - vec2(0.0, 0.5 * 0.00034 * age * age);
+}
+`;
+
+function positionAt(id: number, age: number): [number, number] {
+  const h = hash32(Math.imul(id, 2) + 1);
+  const unit = (x: number) => (x & 0xffff) / 65535;
+  const fountain = (id % 3) - 1;
+  const angle = Math.PI / 2 + (unit(h) - 0.5) * 0.7 - fountain * 0.25;
+  const speed = 0.02 + 0.012 * unit(h >>> 16);
+  return [fountain * 0.55 + Math.cos(angle) * speed * age, -0.92 + Math.sin(angle) * speed * age - 0.5 * 0.00034 * age * age];
+}
+
+const simulateFragment = /* glsl */ `#version 300 es
+precision highp float;
+precision highp int;
+precision highp usampler2D;
+uniform usampler2D u_previous;    // last frame's compacted particles (x, y, id, life bits)
+uniform int u_previousWidthLog2;
+uniform int u_poolWidthLog2;
+uniform int u_liveCount;
+uniform int u_emitCount;
+uniform int u_firstNewId;
+out uvec4 outValue;
+${motionGlsl}
+void main() {
+  ivec2 texel = ivec2(gl_FragCoord.xy);
+  int p = (texel.y << u_poolWidthLog2) | texel.x;
+  uint id;
+  float life;
+  if (p < u_liveCount) {
+    int mask = (1 << u_previousWidthLog2) - 1;
+    uvec4 particle = texelFetch(u_previous, ivec2(p & mask, p >> u_previousWidthLog2), 0);
+    id = particle.z;
+    life = uintBitsToFloat(particle.w) - 1.0;   // whole frames: exact in float32
+  } else if (p < u_liveCount + u_emitCount) {
+    id = uint(u_firstNewId + (p - u_liveCount));
+    life = float(lifetime(id));
+  } else {
+    outValue = uvec4(0u);
+    return;
+  }
+  vec2 position = positionAt(id, float(lifetime(id)) - life);
+  outValue = uvec4(floatBitsToUint(position), id, floatBitsToUint(life));
+}`;
+
+const fullscreenVertex = /* glsl */ `#version 300 es
+void main() {
+  vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
+  gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
+}`;
+
+const pointVertex = /* glsl */ `#version 300 es
+precision highp float;
+precision highp int;
+precision highp usampler2D;
+uniform usampler2D u_particles;  // the compacted stream: live particles first
+uniform int u_widthLog2;
+uniform float u_pointSize;
+out vec4 v_color;
+${motionGlsl}
+void main() {
+  int i = gl_VertexID;
+  uvec4 particle = texelFetch(u_particles, ivec2(i & ((1 << u_widthLog2) - 1), i >> u_widthLog2), 0);
+  vec2 position = uintBitsToFloat(particle.xy);
+  float life = uintBitsToFloat(particle.w);
+  float fraction = clamp(life / float(lifetime(particle.z)), 0.0, 1.0);
+  vec3 hue = particle.z % 3u == 0u ? vec3(1.0, 0.45, 0.15) : particle.z % 3u == 1u ? vec3(0.3, 0.75, 1.0) : vec3(0.55, 1.0, 0.35);
+  v_color = vec4(mix(vec3(1.0, 0.2, 0.1), hue, fraction), 0.25 + 0.6 * fraction);
+  gl_Position = vec4(position.x * 0.5625, position.y, 0.0, 1.0);  // 16:9 canvas
+  gl_PointSize = u_pointSize;
+}`;
+
+const pointFragment = /* glsl */ `#version 300 es
+precision highp float;
+in vec4 v_color;
+out vec4 color;
+void main() {
+  vec2 d = gl_PointCoord - 0.5;
+  float falloff = smoothstep(0.5, 0.1, length(d));
+  color = vec4(v_color.rgb, v_color.a * falloff);
+}`;
+
+function compileProgram(vertex: string, fragment: string): WebGLProgram {
+  const program = gl.createProgram()!;
+  for (const [type, source] of [[gl.VERTEX_SHADER, vertex], [gl.FRAGMENT_SHADER, fragment]] as const) {
+    const shader = gl.createShader(type)!;
+    gl.shaderSource(shader, source);
+    gl.compileShader(shader);
+    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(`particle shader: ${gl.getShaderInfoLog(shader)}`);
+    gl.attachShader(program, shader);
+    gl.deleteShader(shader);
+  }
+  gl.linkProgram(program);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`particle program: ${gl.getProgramInfoLog(program)}`);
+  return program;
+}
+
+const simulateProgram = compileProgram(fullscreenVertex, simulateFragment);
+const pointProgram = compileProgram(pointVertex, pointFragment);
+const uniform = (program: WebGLProgram, name: string) => gl.getUniformLocation(program, name);
+const emptyVertexArray = gl.createVertexArray();
+const timer = gl.getExtension('EXT_disjoint_timer_query_webgl2');
+const keep = { glsl: 'return value.w > 0.0;' };
+
+// --- state ---
+
+let pool: Stream;
+let poolFramebuffer: WebGLFramebuffer;
+let live: CompactResult | undefined;
+let liveCount = 0;
+let nextId = 0;
+let frame = 0;
+let counts: number[] = [];
+let paused = false;
+let done = false;
+const pendingQueries: WebGLQuery[] = [];
+const gpuTimes: number[] = [];
+const cpuTimes: number[] = [];
+const frameStamps: number[] = [];
+
+function initialPool(): Float32Array {
+  const data = new Float32Array(simParams.capacity * 4);
+  const bits = new Uint32Array(data.buffer);
+  for (let id = 0; id < simParams.capacity; id++) {
+    const life = initialLife(id);
+    const [x, y] = positionAt(id, lifetime(id) - life);
+    data[4 * id] = x;
+    data[4 * id + 1] = y;
+    bits[4 * id + 2] = id;
+    data[4 * id + 3] = life;
+  }
+  return data;
+}
+
+function reset(): void {
+  live?.dispose();
+  live = undefined;
+  if (pool) pool.dispose();
+  if (poolFramebuffer) gl.deleteFramebuffer(poolFramebuffer);
+  pool = engine.stream(initialPool(), { components: 4 });
+  poolFramebuffer = gl.createFramebuffer()!;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, poolFramebuffer);
+  gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, pool.target.texture, 0);
+  if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) throw new Error('cannot render into the pool texture');
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  liveCount = 0;
+  nextId = simParams.capacity;
+  frame = -1;
+  counts = [];
+  done = false;
+  element('check').textContent = '';
+}
+
+/** Step 1: age the live particles and emit new ones into the pool texture. */
+function simulate(previous: CompactResult, emitCount: number): void {
+  gl.bindFramebuffer(gl.FRAMEBUFFER, poolFramebuffer);
+  gl.viewport(0, 0, pool.layout.width, pool.layout.height);
+  gl.useProgram(simulateProgram);
+  gl.activeTexture(gl.TEXTURE0);
+  gl.bindTexture(gl.TEXTURE_2D, previous.stream.target.texture);
+  gl.uniform1i(uniform(simulateProgram, 'u_previous'), 0);
+  gl.uniform1i(uniform(simulateProgram, 'u_previousWidthLog2'), previous.stream.layout.widthLog2);
+  gl.uniform1i(uniform(simulateProgram, 'u_poolWidthLog2'), pool.layout.widthLog2);
+  gl.uniform1i(uniform(simulateProgram, 'u_liveCount'), liveCount);
+  gl.uniform1i(uniform(simulateProgram, 'u_emitCount'), emitCount);
+  gl.uniform1i(uniform(simulateProgram, 'u_firstNewId'), nextId);
+  gl.bindVertexArray(emptyVertexArray);
+  gl.drawArrays(gl.TRIANGLES, 0, 3);
+  gl.bindTexture(gl.TEXTURE_2D, null);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+}
+
+/** Step 3: draw `count` points from the compacted texture. */
+function draw(result: CompactResult, count: number): void {
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  gl.viewport(0, 0, canvas.width, canvas.height);
+  gl.clearColor(0.02, 0.027, 0.05, 1);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+  gl.useProgram(pointProgram);
+  gl.activeTexture(gl.TEXTURE0);
+  gl.bindTexture(gl.TEXTURE_2D, result.stream.target.texture);
+  gl.uniform1i(uniform(pointProgram, 'u_particles'), 0);
+  gl.uniform1i(uniform(pointProgram, 'u_widthLog2'), result.stream.layout.widthLog2);
+  gl.uniform1f(uniform(pointProgram, 'u_pointSize'), Math.max(2, canvas.width / 420));
+  gl.enable(gl.BLEND);
+  gl.blendFunc(gl.SRC_ALPHA, gl.ONE);
+  gl.bindVertexArray(emptyVertexArray);
+  gl.drawArrays(gl.POINTS, 0, count);
+  gl.disable(gl.BLEND); // leave the engine the state it expects
+  gl.bindVertexArray(null);
+  gl.bindTexture(gl.TEXTURE_2D, null);
+}
+
+function pollTimer(): void {
+  if (!timer) return;
+  while (pendingQueries.length > 0) {
+    const query = pendingQueries[0];
+    if (!gl.getQueryParameter(query, gl.QUERY_RESULT_AVAILABLE)) break;
+    const disjoint = gl.getParameter(timer.GPU_DISJOINT_EXT);
+    const ns = gl.getQueryParameter(query, gl.QUERY_RESULT) as number;
+    if (!disjoint) gpuTimes.push(ns / 1e6);
+    gl.deleteQuery(query);
+    pendingQueries.shift();
+  }
+  if (gpuTimes.length > 30) gpuTimes.splice(0, gpuTimes.length - 30);
+}
+
+const average = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined);
+
+async function step(): Promise<void> {
+  const algorithm = algorithmSelect.value as Algorithm;
+  const started = performance.now();
+  const query = timer && pendingQueries.length < 4 ? gl.createQuery() : null;
+  if (query) gl.beginQuery(timer!.TIME_ELAPSED_EXT, query);
+  let emitted = 0;
+  if (live) {
+    emitted = Math.min(simParams.emitPerFrame, simParams.capacity - liveCount);
+    simulate(live, emitted);
+  }
+  const next = engine.compact(pool, { keep, algorithm });
+  if (query) {
+    gl.endQuery(timer!.TIME_ELAPSED_EXT);
+    pendingQueries.push(query);
+  }
+  const count = await next.count();
+  cpuTimes.push(performance.now() - started);
+  if (cpuTimes.length > 30) cpuTimes.shift();
+  draw(next, count);
+  live?.dispose();
+  live = next;
+  liveCount = count;
+  nextId += emitted;
+  frame += 1;
+  counts.push(count);
+  pollTimer();
+}
+
+function showStats(): void {
+  element('live').textContent = liveCount.toLocaleString('en-US');
+  element('frame').textContent = String(frame);
+  const gpu = average(gpuTimes);
+  const cpu = average(cpuTimes);
+  const usingGpu = timer !== null && gpu !== undefined;
+  element('time').textContent = (usingGpu ? gpu : cpu)?.toFixed(2) ?? '–';
+  element('time-label').textContent = usingGpu ? 'ms GPU per frame (simulate + compact)' : 'ms CPU per frame (simulate + compact + count)';
+  element('timing-source').textContent = timer
+    ? `GPU time from EXT_disjoint_timer_query_webgl2 (average of the last ${gpuTimes.length} frames); CPU time for the same work incl. the count readback: ${cpu?.toFixed(2) ?? '–'} ms.`
+    : 'No EXT_disjoint_timer_query_webgl2 here: the time shown is CPU time (performance.now around simulate + compact + count readback).';
+  const now = performance.now();
+  frameStamps.push(now);
+  while (frameStamps.length > 0 && frameStamps[0] < now - 1000) frameStamps.shift();
+  element('fps').textContent = String(frameStamps.length);
+  exposed.demoState = {
+    frame,
+    liveCount,
+    counts: [...counts],
+    algorithm: algorithmSelect.value as Algorithm,
+    params: simParams,
+    timing: { source: usingGpu ? 'gpu-timer-query' : 'cpu', ms: usingGpu ? gpu : cpu },
+    done,
+    final: exposed.demoState?.final,
+  };
+}
+
+/** Canvas pixels brighter than the background, right after a draw (before the browser presents it). */
+function countLitPixels(): number {
+  const pixels = new Uint8Array(canvas.width * canvas.height * 4);
+  gl.readPixels(0, 0, canvas.width, canvas.height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+  let lit = 0;
+  for (let k = 0; k < pixels.length; k += 4) if (pixels[k] + pixels[k + 1] + pixels[k + 2] > 60) lit++;
+  return lit;
+}
+
+/** Compares what the GPU holds now with the CPU replay of the same frames. */
+async function checkAgainstCpu(litPixels = -1): Promise<DemoState['final']> {
+  const values = (await live!.read()) as Float32Array;
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  const ids: number[] = [];
+  let allAlive = true;
+  for (let k = 0; k < liveCount; k++) {
+    ids.push(bits[4 * k + 2]);
+    if (!(values[4 * k + 3] > 0)) allAlive = false;
+  }
+  ids.sort((a, b) => a - b);
+  const cpu = simulateParticles(simParams, frame);
+  const countsMatch = cpu.counts.join() === counts.join();
+  const idsMatch = cpu.liveIds.length === ids.length && ids.every((id, k) => id === cpu.liveIds[k]);
+  const ok = countsMatch && idsMatch && allAlive;
+  const check = element('check');
+  check.className = ok ? 'ok' : 'bad';
+  check.textContent = `${ok ? '✓' : '✗'} frame ${frame}: live counts of all ${frame + 1} frames ${countsMatch ? 'match' : 'differ from'} the CPU replay; ` +
+    `the ${ids.length.toLocaleString('en-US')} particles in the compacted texture ${idsMatch ? 'are exactly' : 'are not'} the CPU's live ones` +
+    `${allAlive ? ', all with life > 0' : ', and some have life <= 0'}.`;
+  return { liveIds: ids, allAlive, drawn: liveCount, litPixels };
+}
+
+async function loop(): Promise<void> {
+  try {
+    if (!paused && !done) {
+      await step();
+      if (frame >= stopAfter) {
+        done = true;
+        const final = await checkAgainstCpu(countLitPixels());
+        showStats();
+        exposed.demoState = { ...exposed.demoState!, final, done: true };
+        return;
+      }
+      showStats();
+    }
+    requestAnimationFrame(() => void loop());
+  } catch (error) {
+    showError(error);
+  }
+}
+
+element('pause').addEventListener('click', async () => {
+  paused = !paused;
+  element('pause').textContent = paused ? 'Resume' : 'Pause';
+  if (paused && live) await checkAgainstCpu().catch(showError);
+});
+element('reset').addEventListener('click', () => {
+  const wasDone = done;
+  reset();
+  element('check').className = 'muted';
+  if (wasDone) requestAnimationFrame(() => void loop());
+});
+
+element('pool').textContent =
+  `pool of ${simParams.capacity.toLocaleString('en-US')} particles (one stream of vec4), ` +
+  `${simParams.emitPerFrame} emitted per frame, lifetimes ${MIN_LIFE}–${MIN_LIFE + LIFE_RANGE - 1} frames. ` +
+  'Pause compares the GPU state with a CPU replay of the same frames.';
+element('renderer').textContent = `renderer: ${engine.caps.renderer}`;
+
+try {
+  reset();
+  requestAnimationFrame(() => void loop());
+} catch (error) {
+  showError(error);
+}
