@@ -141,6 +141,11 @@ describe('demo pages (vite preview + Chromium)', () => {
     const drawn = await page.$$eval('#figure g.jj-cell text:first-of-type', (texts) => texts.map((t) => Number(t.textContent)));
     expect(drawn).toEqual(state.jumpingJack);
     await page.screenshot({ path: join(screenshots, 'step-by-step-paper.png'), fullPage: true });
+    // the jump-step slider at 1: positions still searching after one jump (0 and 3) show '?'
+    await page.fill('#step', '1');
+    const afterOneJump = await page.$$eval('#figure g.jj-cell text:first-of-type', (texts) => texts.map((t) => t.textContent));
+    expect(afterOneJump).toEqual(['?', '1', '2', '?', '6', '3']);
+    expect(await page.$$eval('#figure g.jump path', (arcs) => arcs.length)).toBe(3); // first jumps of 0, 3 and 4
 
     // Randomise, as a person would
     await page.click('#randomise');

@@ -81,7 +81,7 @@ element('renderer').textContent =
   `glcompact renderer: ${engine.caps.renderer} — timer queries ${engine.caps.timerQuery ? 'available' : 'not available'}, ` +
   `transform feedback ${engine.caps.transformFeedback ? 'yes' : 'no'}, MAX_TEXTURE_SIZE ${engine.caps.maxTextureSize}.`;
 element('method').textContent =
-  `Wall-clock ms, median of the timed runs after one warm-up: from engine.compact() to the count being known on the CPU (await result.count(), one texel). ` +
+  `Wall-clock ms, median of the timed runs after one warm-up: from engine.compact() until the count is on the CPU (await result.count(), one texel) and the GPU has finished (await engine.finish()). ` +
   `Block size ${BLOCK_SIZE}. On a CPU renderer (SwiftShader, llvmpipe) these times rank algorithms only roughly.`;
 
 let chart: Chart | undefined;
@@ -149,6 +149,7 @@ async function sweep(engine: Engine, values: Float32Array, repeats: number, resu
           async () => {
             const r = engine.compact(stream, { keep: { greaterThan: d }, algorithm, blockSize: BLOCK_SIZE });
             await r.count();
+            await engine.finish(); // count() waits only for the passes the count needs
             return r;
           },
           (r) => r.dispose(),
@@ -305,11 +306,12 @@ async function peers(engine: Engine, sizes: number[], repeats: number, results: 
         const onGpu = await timed<CompactResult>(repeats, async () => {
           const c = engine.compact(stream, { keep: { greaterThan: 0.5 }, algorithm });
           await c.count();
+          await engine.finish();
           return c;
         }, (c) => c.dispose());
         const got = (await onGpu.value.read()) as Float32Array;
         onGpu.value.dispose();
-        add('compact', `engine.compact (${algorithm})`, onGpu.ms, algorithm === 'horn' ? sameOrder(got, expected) : sameMultiset(got, expected), 'on the GPU, count read (result.count)');
+        add('compact', `engine.compact (${algorithm})`, onGpu.ms, algorithm === 'horn' ? sameOrder(got, expected) : sameMultiset(got, expected), 'on the GPU (count + engine.finish)');
         const readBack = await timed<Float32Array>(repeats, async () => {
           const c = engine.compact(stream, { keep: { greaterThan: 0.5 }, algorithm });
           const v = (await c.read()) as Float32Array;

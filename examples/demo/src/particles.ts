@@ -308,10 +308,10 @@ function showStats(): void {
   const cpu = average(cpuTimes);
   const usingGpu = timer !== null && gpu !== undefined;
   element('time').textContent = (usingGpu ? gpu : cpu)?.toFixed(2) ?? '–';
-  element('time-label').textContent = usingGpu ? 'ms GPU per frame (simulate + compact)' : 'ms CPU per frame (simulate + compact + count)';
+  element('time-label').textContent = usingGpu ? 'ms GPU per frame (simulate + compact)' : 'ms CPU per frame (simulate + compact until the count is read)';
   element('timing-source').textContent = timer
-    ? `GPU time from EXT_disjoint_timer_query_webgl2 (average of the last ${gpuTimes.length} frames); CPU time for the same work incl. the count readback: ${cpu?.toFixed(2) ?? '–'} ms.`
-    : 'No EXT_disjoint_timer_query_webgl2 here: the time shown is CPU time (performance.now around simulate + compact + count readback).';
+    ? `GPU time from EXT_disjoint_timer_query_webgl2 (average of the last ${gpuTimes.length} frames); CPU time from submitting the frame's work until its count is read back: ${cpu?.toFixed(2) ?? '–'} ms.`
+    : 'No EXT_disjoint_timer_query_webgl2 here: the time shown is CPU time (performance.now from submitting simulate + compact until the count is read back).';
   const now = performance.now();
   frameStamps.push(now);
   while (frameStamps.length > 0 && frameStamps[0] < now - 1000) frameStamps.shift();
