@@ -20,7 +20,10 @@ export class Stream {
   constructor(
     /** @internal */ readonly owner: StreamOwner,
     /** @internal */ readonly target: RenderTarget,
-    /** @internal Geometry; `layout.length` is the capacity when the length is still on the GPU. */
+    /**
+     * Where the elements sit: element i at texel (i mod width, i div width) of `texture`, width a
+     * power of two (widthLog2). `layout.length` is the capacity while the length is on the GPU.
+     */
     readonly layout: Layout,
     readonly type: ElementType,
     readonly components: 1 | 4,
@@ -33,6 +36,16 @@ export class Stream {
    * Number of elements. A compaction's output knows it only after `await result.count()` (or
    * `await stream.readLength()`); the engine itself never needs it on the CPU.
    */
+  /**
+   * The R32UI (1 component) or RGBA32UI (4 components) texture holding the elements as raw 32-bit
+   * patterns, for your own passes: sample it with a usampler2D and texelFetch, or render into it
+   * (texels past the length must stay 0). The engine owns it: it is freed by dispose().
+   */
+  get texture(): WebGLTexture {
+    this.assertAlive('texture');
+    return this.target.texture;
+  }
+
   get length(): number {
     this.assertAlive('length');
     if (this.knownLength === undefined) {

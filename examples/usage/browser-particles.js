@@ -12,7 +12,7 @@ export async function liveParticles(canvas, particles /* Float32Array: x, y, z, 
   });
 
   const count = await live.count(); // reads back one texel
-  // live.stream.target.texture now holds `count` particles for the next draw or pass;
+  // live.stream.texture now holds `count` particles for the next draw or pass;
   // here we read them back to show the result.
   const values = await live.read();
 

@@ -10,9 +10,8 @@
 //   3. draw `await result.count()` points, each fetching its particle from the compacted texture.
 // Frame 0 compacts the initial pool (uploaded once with engine.stream).
 //
-// The pool is a stream the engine made (engine.stream), and we render into its texture
-// (stream.target.texture, as the README's usage shows for results): the engine has no public
-// way yet to wrap a texture we fill ourselves.
+// The pool is a stream the engine made (engine.stream), and we render into its public texture
+// (stream.texture), keeping its layout (stream.layout); the engine owns and frees it.
 import type { CompactResult, Stream } from 'glcompact';
 import { element, engineOn, showError } from './shared/page.js';
 import { defaultParticleParams, initialLife, lifetime, LIFE_RANGE, MIN_LIFE, simulateParticles, type ParticleParams } from './shared/particles-sim.js';
@@ -206,7 +205,7 @@ function reset(): void {
   pool = engine.stream(initialPool(), { components: 4 });
   poolFramebuffer = gl.createFramebuffer()!;
   gl.bindFramebuffer(gl.FRAMEBUFFER, poolFramebuffer);
-  gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, pool.target.texture, 0);
+  gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, pool.texture, 0);
   if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) throw new Error('cannot render into the pool texture');
   gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   liveCount = 0;
@@ -223,7 +222,7 @@ function simulate(previous: CompactResult, emitCount: number): void {
   gl.viewport(0, 0, pool.layout.width, pool.layout.height);
   gl.useProgram(simulateProgram);
   gl.activeTexture(gl.TEXTURE0);
-  gl.bindTexture(gl.TEXTURE_2D, previous.stream.target.texture);
+  gl.bindTexture(gl.TEXTURE_2D, previous.stream.texture);
   gl.uniform1i(uniform(simulateProgram, 'u_previous'), 0);
   gl.uniform1i(uniform(simulateProgram, 'u_previousWidthLog2'), previous.stream.layout.widthLog2);
   gl.uniform1i(uniform(simulateProgram, 'u_poolWidthLog2'), pool.layout.widthLog2);
@@ -244,7 +243,7 @@ function draw(result: CompactResult, count: number): void {
   gl.clear(gl.COLOR_BUFFER_BIT);
   gl.useProgram(pointProgram);
   gl.activeTexture(gl.TEXTURE0);
-  gl.bindTexture(gl.TEXTURE_2D, result.stream.target.texture);
+  gl.bindTexture(gl.TEXTURE_2D, result.stream.texture);
   gl.uniform1i(uniform(pointProgram, 'u_particles'), 0);
   gl.uniform1i(uniform(pointProgram, 'u_widthLog2'), result.stream.layout.widthLog2);
   gl.uniform1f(uniform(pointProgram, 'u_pointSize'), Math.max(2, canvas.width / 420));
