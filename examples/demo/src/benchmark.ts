@@ -27,6 +27,8 @@ interface SweepPoint {
   expectedCount: number;
   count: number;
   ms: number;
+  /** Every timed run (ms), for medians and spreads in bench/browser.mjs's JSON. */
+  runsMs: number[];
   verified: boolean;
   /** The path taken ('hybrid' for auto) and what it cost, from result.stats. */
   path: string;
@@ -40,6 +42,7 @@ interface PeerResult {
   implementation: string;
   n: number;
   ms: number;
+  runsMs: number[];
   verified: boolean;
   /** What the timing includes. */
   until: string;
@@ -91,7 +94,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 0.1 ? ms.toFixed(2) : '< 0.1');
 
 /** Runs `once` (1 + repeats) times; returns the median time of the timed runs and the last result. */
-async function timed<T>(repeats: number, once: () => Promise<T>, release: (value: T) => void): Promise<{ ms: number; value: T }> {
+async function timed<T>(repeats: number, once: () => Promise<T>, release: (value: T) => void): Promise<{ ms: number; runsMs: number[]; value: T }> {
   release(await once()); // warm-up
   const times: number[] = [];
   let value!: T;
@@ -102,7 +105,7 @@ async function timed<T>(repeats: number, once: () => Promise<T>, release: (value
     if (r < repeats - 1) release(value);
     await yieldToBrowser();
   }
-  return { ms: median(times), value };
+  return { ms: median(times), runsMs: times, value };
 }
 
 function sameOrder(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
@@ -144,7 +147,7 @@ async function sweep(engine: Engine, values: Float32Array, repeats: number, resu
       const expected = cpuFilter(values, threshold);
       for (const algorithm of algorithms) {
         setStatus(`${algorithm} at ${Math.round(d * 100)} % invalid…`, steps.done / steps.total);
-        const { ms, value: result } = await timed<CompactResult>(
+        const { ms, runsMs, value: result } = await timed<CompactResult>(
           repeats,
           async () => {
             const r = engine.compact(stream, { keep: { greaterThan: d }, algorithm, blockSize: BLOCK_SIZE });
@@ -158,7 +161,7 @@ async function sweep(engine: Engine, values: Float32Array, repeats: number, resu
         const got = (await result.read()) as Float32Array;
         const verified = count === expected.length && (algorithm === 'horn' ? sameOrder(got, expected) : sameMultiset(got, expected));
         results.sweep.push({
-          algorithm, invalidDensity: d, n: values.length, expectedCount: keptCount(values, d), count, ms, verified,
+          algorithm, invalidDensity: d, n: values.length, expectedCount: keptCount(values, d), count, ms, runsMs, verified,
           path: result.stats.algorithm, passes: result.stats.passes, drawCalls: result.stats.drawCalls, fragments: result.stats.fragments,
         });
         result.dispose();
@@ -246,8 +249,8 @@ async function peers(engine: Engine, sizes: number[], repeats: number, results: 
     let sum = 0;
     for (let i = 0; i < n; i++) expectedScan[i] = sum += ones[i];
 
-    const add = (operation: PeerResult['operation'], implementation: string, ms: number, verified: boolean, until: string) => {
-      results.peers.push({ operation, implementation, n, ms, verified, until });
+    const add = (operation: PeerResult['operation'], implementation: string, timing: { ms: number; runsMs: number[] }, verified: boolean, until: string) => {
+      results.peers.push({ operation, implementation, n, ms: timing.ms, runsMs: timing.runsMs, verified, until });
       steps.done += 1;
       setStatus(`${operation} at ${n.toLocaleString('en-US')}: ${implementation}…`, steps.done / steps.total);
       renderPeers(results);
@@ -264,14 +267,14 @@ async function peers(engine: Engine, sizes: number[], repeats: number, results: 
         }, (s) => s.dispose());
         const onGpuOk = sameOrder((await onGpu.value.read()) as Float32Array, expectedScan);
         onGpu.value.dispose();
-        add('scan', `engine.scan (${algorithm})`, onGpu.ms, onGpuOk, 'on the GPU (engine.finish)');
+        add('scan', `engine.scan (${algorithm})`, onGpu, onGpuOk, 'on the GPU (engine.finish)');
         const readBack = await timed<Float32Array>(repeats, async () => {
           const s = engine.scan(stream, { algorithm });
           const values = (await s.read()) as Float32Array;
           s.dispose();
           return values;
         }, () => {});
-        add('scan', `engine.scan (${algorithm})`, readBack.ms, sameOrder(readBack.value, expectedScan), 'read back to the CPU');
+        add('scan', `engine.scan (${algorithm})`, readBack, sameOrder(readBack.value, expectedScan), 'read back to the CPU');
         await yieldToBrowser();
       }
       stream.dispose();
@@ -285,7 +288,7 @@ async function peers(engine: Engine, sizes: number[], repeats: number, results: 
         return values;
       }, () => {});
       x.dispose();
-      add('scan', 'tf.cumsum (tfjs WebGL)', r.ms, sameOrder(r.value, expectedScan), 'read back to the CPU (tensor.data)');
+      add('scan', 'tf.cumsum (tfjs WebGL)', r, sameOrder(r.value, expectedScan), 'read back to the CPU (tensor.data)');
     }
     {
       const out = new Float32Array(n);
@@ -294,7 +297,7 @@ async function peers(engine: Engine, sizes: number[], repeats: number, results: 
         for (let i = 0; i < n; i++) out[i] = s += ones[i];
         return out;
       }, () => {});
-      add('scan', 'JS loop (Float32Array)', r.ms, sameOrder(r.value, expectedScan), 'on the CPU');
+      add('scan', 'JS loop (Float32Array)', r, sameOrder(r.value, expectedScan), 'on the CPU');
     }
 
     // compaction at 50 % invalid: keep values > 0.5
@@ -311,14 +314,14 @@ async function peers(engine: Engine, sizes: number[], repeats: number, results: 
         }, (c) => c.dispose());
         const got = (await onGpu.value.read()) as Float32Array;
         onGpu.value.dispose();
-        add('compact', `engine.compact (${algorithm})`, onGpu.ms, algorithm === 'horn' ? sameOrder(got, expected) : sameMultiset(got, expected), 'on the GPU (count + engine.finish)');
+        add('compact', `engine.compact (${algorithm})`, onGpu, algorithm === 'horn' ? sameOrder(got, expected) : sameMultiset(got, expected), 'on the GPU (count + engine.finish)');
         const readBack = await timed<Float32Array>(repeats, async () => {
           const c = engine.compact(stream, { keep: { greaterThan: 0.5 }, algorithm });
           const v = (await c.read()) as Float32Array;
           c.dispose();
           return v;
         }, () => {});
-        add('compact', `engine.compact (${algorithm})`, readBack.ms, algorithm === 'horn' ? sameOrder(readBack.value, expected) : sameMultiset(readBack.value, expected), 'read back to the CPU');
+        add('compact', `engine.compact (${algorithm})`, readBack, algorithm === 'horn' ? sameOrder(readBack.value, expected) : sameMultiset(readBack.value, expected), 'read back to the CPU');
         await yieldToBrowser();
       }
       stream.dispose();
@@ -334,7 +337,7 @@ async function peers(engine: Engine, sizes: number[], repeats: number, results: 
         return v;
       }, () => {});
       x.dispose();
-      add('compact', 'tf.greater + tf.booleanMaskAsync (tfjs WebGL)', r.ms, sameOrder(r.value, expected), 'read back to the CPU (tensor.data)');
+      add('compact', 'tf.greater + tf.booleanMaskAsync (tfjs WebGL)', r, sameOrder(r.value, expected), 'read back to the CPU (tensor.data)');
     }
     {
       const out = new Float32Array(n);
@@ -343,7 +346,7 @@ async function peers(engine: Engine, sizes: number[], repeats: number, results: 
         for (let i = 0; i < n; i++) if (values[i] > 0.5) out[k++] = values[i];
         return out.subarray(0, k);
       }, () => {});
-      add('compact', 'JS loop (Float32Array)', r.ms, sameOrder(r.value, expected), 'on the CPU');
+      add('compact', 'JS loop (Float32Array)', r, sameOrder(r.value, expected), 'on the CPU');
     }
   }
 }
