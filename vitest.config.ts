@@ -13,6 +13,10 @@ import { glslVitePlugin } from './scripts/glsl-loader.mjs';
 // `test/**/*.test.ts` runs in both projects.
 const nodeOnly = 'test/**/*.node.test.{ts,js}';
 
+// GLCOMPACT_* knobs (e.g. GLCOMPACT_PROPERTY_RUNS) reach the tests in both projects through
+// `test.env`: process.env in Node, import.meta.env in the browser (test/support/env.ts reads both).
+const glcompactEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('GLCOMPACT_')));
+
 const chromiumArgs = [
   '--no-sandbox', // CI runs as root
   '--headless=new',
@@ -29,6 +33,7 @@ export default defineConfig({
   test: {
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    env: glcompactEnv,
     projects: [
       {
         extends: true,
