@@ -5,6 +5,7 @@ import { clearErrors, readBits, uploadBits, type UploadPath } from './adapter.js
 import feedbackFragment from '../glsl/probe-transform-feedback.frag';
 import feedbackVertex from '../glsl/probe-transform-feedback.vert';
 import type { Gpu } from './gpu.js';
+import { releaseShaders } from './programs.js';
 
 export interface Capabilities {
   maxTextureSize: number;
@@ -90,6 +91,7 @@ function probeTransformFeedback(gpu: Gpu): boolean {
     });
     if (!info) return false;
     program = info.program;
+    releaseShaders(gl, program);
     buffer = gl.createBuffer();
     feedback = gl.createTransformFeedback();
     gl.bindBuffer(gl.ARRAY_BUFFER, buffer);

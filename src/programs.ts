@@ -23,6 +23,18 @@ export function withDefines(source: string, defines: Defines = {}): string {
   return `${source.slice(0, newline + 1)}${lines.join('\n')}\n${source.slice(newline + 1)}`;
 }
 
+/**
+ * Deletes a linked program's shaders. twgl leaves them attached and alive, and a shader that was
+ * never deleted outlives its program: each engine would leave two shader objects per program on
+ * the context after dispose(). Once linked, a program no longer needs them.
+ */
+export function releaseShaders(gl: WebGL2RenderingContext, program: WebGLProgram): void {
+  for (const shader of gl.getAttachedShaders(program) ?? []) {
+    gl.detachShader(program, shader);
+    gl.deleteShader(shader);
+  }
+}
+
 export class ShaderCompileError extends Error {
   constructor(
     message: string,
@@ -71,6 +83,7 @@ export class ProgramCache {
       const failed = /fragment/i.test(failure) || !/vertex/i.test(failure) ? fragment : vertex;
       throw new ShaderCompileError(`could not build GPU program ${name}:\n${failure}`, failure, failed);
     }
+    releaseShaders(gl, program.program);
     this.tracker.created('programs');
     return program;
   }

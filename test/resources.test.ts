@@ -1,40 +1,10 @@
 // Every GL object the engine makes is owned and freed. Checked twice: by the engine's own counters
-// and, independently, by counting create*/delete* calls on the context itself.
+// and, independently, by counting create*/delete* calls on the context itself (shaders included:
+// a linked program's shaders are deleted, so none outlive the engine).
 import { describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
 import { testContext } from './support/engine.js';
-
-const kinds = {
-  Texture: 'textures',
-  Framebuffer: 'framebuffers',
-  Buffer: 'buffers',
-  Program: 'programs',
-  VertexArray: 'vertexArrays',
-  TransformFeedback: 'transformFeedbacks',
-  Query: 'queries',
-} as const;
-
-/** Wraps the context's create-X / delete-X methods and counts live objects per kind. */
-function countGlObjects(gl: WebGL2RenderingContext) {
-  const live: Record<string, number> = {};
-  const restore: Array<() => void> = [];
-  const target = gl as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const kind of Object.keys(kinds)) {
-    live[kind] = 0;
-    for (const [verb, delta] of [['create', 1], ['delete', -1]] as const) {
-      const name = `${verb}${kind}`;
-      const original = target[name];
-      target[name] = function (this: unknown, ...args: unknown[]) {
-        if (verb === 'create' || args[0]) live[kind] += delta;
-        return original.apply(gl, args);
-      };
-      restore.push(() => {
-        target[name] = original;
-      });
-    }
-  }
-  return { live, restore: () => restore.forEach((r) => r()) };
-}
+import { countGlObjects } from './support/gl-objects.js';
 
 async function mixedWork(engine: Engine, i: number): Promise<void> {
   const data = Uint32Array.from({ length: 3000 + i }, (_, j) => (j * 7 + i) % 5);
