@@ -107,13 +107,28 @@ function elementTypeOf(data: unknown): ElementType {
   throw new Error(`engine.stream(data): data must be a Float32Array, Uint32Array or Int32Array; got ${describe(data)}`);
 }
 
+const MAX_3D_TEXTURE_SIZE = 0x8073;
+
 function isWebGL2(gl: unknown): gl is WebGL2RenderingContext {
-  return (
-    typeof gl === 'object' && gl !== null &&
-    typeof (gl as WebGL2RenderingContext).texStorage2D === 'function' &&
-    typeof (gl as WebGL2RenderingContext).createVertexArray === 'function' &&
-    typeof (gl as WebGL2RenderingContext).beginTransformFeedback === 'function'
-  );
+  if (
+    typeof gl !== 'object' || gl === null ||
+    typeof (gl as WebGL2RenderingContext).texStorage2D !== 'function' ||
+    typeof (gl as WebGL2RenderingContext).createVertexArray !== 'function' ||
+    typeof (gl as WebGL2RenderingContext).beginTransformFeedback !== 'function' ||
+    typeof (gl as WebGL2RenderingContext).getParameter !== 'function' ||
+    typeof (gl as WebGL2RenderingContext).isContextLost !== 'function'
+  ) {
+    return false;
+  }
+  // The methods are not enough: headless-gl's WebGL1 context has every WebGL2 method on its
+  // prototype (and its WebGL2 context reports "WebGL 1.0"). A WebGL2-only query tells them apart:
+  // a WebGL1 context answers null and raises INVALID_ENUM (cleared here). A lost context answers
+  // null too; the Engine constructor reports that case by name.
+  const context = gl as WebGL2RenderingContext;
+  if (context.isContextLost()) return true;
+  if (typeof context.getParameter(MAX_3D_TEXTURE_SIZE) === 'number') return true;
+  context.getError();
+  return false;
 }
 
 export class Engine implements StreamOwner {
@@ -158,16 +173,23 @@ export class Engine implements StreamOwner {
   stream(data: Float32Array | Uint32Array | Int32Array, options?: StreamOptions): Stream {
     this.assertAlive('stream()');
     const type = elementTypeOf(data);
-    const opts = optionsObject('engine.stream(data, options)', options);
-    const components = opts.components ?? 1;
+    const opts = optionsObject('engine.stream(data, options)', options, ['components']);
+    const components = opts.components === undefined ? 1 : opts.components;
     if (components !== 1 && components !== 4) {
       throw new Error(`engine.stream(): options.components must be 1 or 4; got ${describe(components)}`);
     }
     if (data.length % components !== 0) {
-      throw new Error(`engine.stream(): data.length ${data.length} is not a multiple of components (${components})`);
+      throw new Error(`engine.stream(): data.length must be a multiple of options.components (${components}); got ${data.length}`);
     }
     const length = data.length / components;
-    const layout = layoutFor(length, this.caps.maxTextureSize);
+    const max = this.caps.maxTextureSize;
+    if (length > max * max) {
+      throw new Error(
+        `engine.stream(data): data is too long for this context's textures; got ${length} elements, ` +
+          `at most ${max}² = ${max * max} elements fit (MAX_TEXTURE_SIZE ${max})`,
+      );
+    }
+    const layout = layoutFor(length, max);
     const bits = new Uint32Array(layout.capacity * components); // zero padding
     bits.set(new Uint32Array(data.buffer, data.byteOffset, data.length));
     const target = this.gpu.target(layout.width, layout.height, components === 1 ? 'r32ui' : 'rgba32ui');
@@ -183,10 +205,10 @@ export class Engine implements StreamOwner {
   scan(stream: Stream, options?: ScanOptions): Stream {
     this.assertAlive('scan()');
     this.assertOwnStream('engine.scan(stream)', stream);
-    const opts = optionsObject('engine.scan(stream, options)', options);
+    const opts = optionsObject('engine.scan(stream, options)', options, ['algorithm', 'exclusive', 'blockSize', 'radix']);
     const blockSize = opts.blockSize === undefined ? undefined : this.checkBlockSize('engine.scan(): options.blockSize', opts.blockSize, stream);
     const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithms, defaultScan(blockSize));
-    const exclusive = opts.exclusive ?? false;
+    const exclusive = opts.exclusive === undefined ? false : opts.exclusive;
     if (typeof exclusive !== 'boolean') throw new Error(`engine.scan(): options.exclusive must be a boolean; got ${describe(exclusive)}`);
     const radix = this.checkRadix('engine.scan(): options.radix', opts.radix);
 
@@ -205,16 +227,16 @@ export class Engine implements StreamOwner {
   compact(stream: Stream, options: CompactOptions): CompactResult {
     this.assertAlive('compact()');
     this.assertOwnStream('engine.compact(stream)', stream);
-    const opts = optionsObject('engine.compact(stream, options)', options);
-    if (options === undefined) throw new Error("engine.compact(stream, options): options.keep is required, e.g. { keep: 'nonzero' }");
+    const opts = optionsObject('engine.compact(stream, options)', options, ['keep', 'algorithm', 'blockSize', 'global', 'concat', 'output', 'scan', 'radix']);
+    if (options === undefined) throw new Error("engine.compact(stream, options): options.keep is required, e.g. { keep: 'nonzero' }; got no options");
     const keep = this.checkKeep(opts.keep);
     const requested = oneOf('engine.compact(): options.algorithm', opts.algorithm, ['jumping-jack', 'horn', 'auto'] as const, 'auto');
-    const blockSize = this.checkBlockSize('engine.compact(): options.blockSize', opts.blockSize ?? 256, stream);
+    const blockSize = this.checkBlockSize('engine.compact(): options.blockSize', opts.blockSize === undefined ? 256 : opts.blockSize, stream);
     const concatOption = oneOf('engine.compact(): options.concat', opts.concat, ['transform-feedback', 'vertex-fetch', 'auto'] as const, 'auto');
     const output = oneOf('engine.compact(): options.output', opts.output, ['values', 'indices'] as const, 'values');
     const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithms, defaultScan(blockSize));
     const radix = this.checkRadix('engine.compact(): options.radix', opts.radix);
-    const global = opts.global ?? false;
+    const global = opts.global === undefined ? false : opts.global;
     if (typeof global !== 'boolean') throw new Error(`engine.compact(): options.global must be a boolean; got ${describe(global)}`);
     if (global && requested !== 'horn') {
       throw new Error(`engine.compact(): options.global applies to algorithm 'horn' only; got algorithm ${describe(opts.algorithm)}`);
@@ -318,7 +340,7 @@ export class Engine implements StreamOwner {
   /** Frees every GL object the engine made (streams included). Idempotent; safe after context loss. */
   dispose(): void {
     if (this.disposed) return;
-    for (const stream of [...this.streams]) stream.dispose();
+    for (const stream of [...this.streams]) stream.dispose('engine.dispose()');
     this.gpu.dispose();
     this.canvas?.removeEventListener('webglcontextlost', this.onContextLost);
     this.disposed = true;
@@ -376,7 +398,10 @@ export class Engine implements StreamOwner {
   }
 
   private assertOwnStream(what: string, stream: unknown): asserts stream is Stream {
-    if (!(stream instanceof Stream)) throw new Error(`${what}: stream must be a Stream made by engine.stream(); got ${describe(stream)}`);
+    if (!(stream instanceof Stream)) {
+      const hint = stream instanceof CompactResult ? ' (for a compaction\'s output, pass result.stream)' : '';
+      throw new Error(`${what}: stream must be a Stream made by engine.stream(); got ${describe(stream)}${hint}`);
+    }
     stream.assertAlive(what.replace(/^engine\./, ''));
     if (stream.owner !== this) throw new Error(`${what}: this stream belongs to another engine; streams cannot be shared between engines (each owns its GL objects)`);
   }
@@ -419,9 +444,7 @@ export function createEngine(gl: WebGL2RenderingContext, options?: EngineOptions
   if (!isWebGL2(gl)) {
     throw new Error(`createEngine(gl): gl must be a WebGL2RenderingContext (canvas.getContext('webgl2')); got ${describe(gl)}`);
   }
-  const opts = optionsObject('createEngine(gl, options)', options);
-  const unknown = Object.keys(opts).filter((k) => k !== 'texturePoolBytes');
-  if (unknown.length > 0) throw new Error(`createEngine(gl, options): unknown option(s) ${unknown.join(', ')}; allowed: texturePoolBytes`);
+  const opts = optionsObject('createEngine(gl, options)', options, ['texturePoolBytes']);
   const poolBytes = opts.texturePoolBytes;
   if (poolBytes !== undefined && (typeof poolBytes !== 'number' || !(poolBytes >= 0) || !Number.isFinite(poolBytes))) {
     throw new Error(`createEngine(gl, options): options.texturePoolBytes must be a number of bytes >= 0; got ${describe(poolBytes)}`);

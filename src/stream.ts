@@ -15,6 +15,8 @@ export interface StreamOwner {
 
 export class Stream {
   private disposed = false;
+  /** What disposed the stream, when it was not stream.dispose() itself (for error messages). */
+  private disposedBy = '';
 
   /** @internal Streams are made by `engine.stream()`, `engine.scan()` and `engine.compact()`. */
   constructor(
@@ -78,9 +80,13 @@ export class Stream {
   }
 
   /** Frees the stream's textures. Idempotent. */
-  dispose(): void {
+  dispose(): void;
+  /** @internal `by`: what disposed it, e.g. 'engine.dispose()', named in later errors. */
+  dispose(by: string): void;
+  dispose(by?: string): void {
     if (this.disposed) return;
     this.disposed = true;
+    if (by) this.disposedBy = ` by ${by}`;
     this.target.free();
     this.lengthTarget?.free();
     this.owner.releaseStream(this);
@@ -88,6 +94,6 @@ export class Stream {
 
   /** @internal */
   assertAlive(what: string): void {
-    if (this.disposed) throw new Error(`stream.${what}: this stream was disposed; create a new one with engine.stream()`);
+    if (this.disposed) throw new Error(`stream.${what}: this stream was disposed${this.disposedBy}; create a new one with engine.stream()`);
   }
 }

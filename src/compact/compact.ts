@@ -50,24 +50,29 @@ function streamDefines(stream: Stream) {
   };
 }
 
-/** Writes 1 for elements that are not kept (and for padding), 0 for kept ones; or the reverse (keptIsOne). */
-function keepFlagsPass(gpu: Gpu, stream: Stream, keep: KeepFunction, flags: RenderTarget, keptIsOne: boolean): void {
+/**
+ * The discriminator program: 1 for elements that are not kept (and for padding), 0 for kept ones;
+ * or the reverse (keptIsOne). Compiled before the compaction takes any target, so a user snippet
+ * that fails to compile leaves nothing behind (not even an idle texture in the pool).
+ */
+function keepFlagsProgram(gpu: Gpu, stream: Stream, keep: KeepFunction, keptIsOne: boolean) {
   const defines = {
     ...streamDefines(stream),
     LENGTH_FROM_TEXTURE: stream.lengthIfKnown === undefined,
     KEPT_FLAGS: keptIsOne,
   };
   const fragment = insertKeepFunction(keepFlags, keep);
-  const finalSource = withDefines(fragment, defines);
-  let program;
   try {
-    program = gpu.program({ name: 'keep-flags.frag', fragment, defines });
+    return gpu.program({ name: 'keep-flags.frag', fragment, defines });
   } catch (error) {
     if (error instanceof ShaderCompileError && keep.userBody !== undefined) {
-      throw new Error(describeUserCompileError(gpu.gl, finalSource, keep.userBody) ?? error.message);
+      throw new Error(describeUserCompileError(gpu.gl, withDefines(fragment, defines), keep.userBody) ?? error.message);
     }
     throw error;
   }
+}
+
+function keepFlagsPass(gpu: Gpu, stream: Stream, keep: KeepFunction, program: ReturnType<typeof keepFlagsProgram>, flags: RenderTarget): void {
   gpu.pass(program, flags, {
     ...keep.uniforms,
     u_values: stream.target.texture,
@@ -83,11 +88,12 @@ export function compact(gpu: Gpu, stream: Stream, plan: CompactionPlan): Compact
   const own = (target: RenderTarget) => (owned.push(target), target);
   const outputFormat: TexelFormat = plan.outputIndices ? 'r32ui' : stream.target.format;
   const outputDefines = { OUTPUT_INDICES: plan.outputIndices };
+  const keepProgram = keepFlagsProgram(gpu, stream, plan.keep, plan.algorithm === 'horn-global');
   let output: RenderTarget | undefined;
   let count: RenderTarget | undefined;
   try {
     const flags = own(gpu.target(layout.width, layout.height));
-    keepFlagsPass(gpu, stream, plan.keep, flags, plan.algorithm === 'horn-global');
+    keepFlagsPass(gpu, stream, plan.keep, keepProgram, flags);
 
     if (plan.algorithm === 'horn-global') {
       // Horn 2005: binary search in the global inclusive scan of kept flags.

@@ -1,0 +1,536 @@
+// Bad input fails loudly and leaves nothing half-done. Every bad call must
+//   1. throw (or reject) an Error whose message names the argument, what was given and what is allowed,
+//   2. leave no GL object behind: engine.resources is identical before and after the bad call, and
+//      an independent count of create*/delete* calls on the context itself nets to zero,
+//   3. leave the engine working: a good compaction right after it gives the right answer (and
+//      once it is freed and the pool trimmed, only the programs it compiled remain).
+// Plus the defined results for empty streams, the texture-size limit (faked through
+// getParameter), and float streams on a context without EXT_color_buffer_float.
+import { describe, expect, it } from 'vitest';
+import { createEngine, type Engine, type Stream } from '../src/index.js';
+import { layoutFor } from '../src/layout.js';
+import { countGlObjects, nonZero } from './support/gl-objects.js';
+import { expectSameBits, testContext } from './support/engine.js';
+
+type Part = string | RegExp;
+
+function expectMessage(message: string, parts: Part[]): void {
+  for (const part of parts) {
+    if (part instanceof RegExp) expect(message).toMatch(part);
+    else expect(message).toContain(part);
+  }
+}
+
+/** A good compaction, checked against the CPU: the engine still works. */
+async function expectWorks(engine: Engine): Promise<void> {
+  const data = Uint32Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? i + 1 : 0));
+  const stream = engine.stream(data);
+  const result = engine.compact(stream, { keep: 'nonzero', algorithm: 'horn' });
+  expect(await result.count()).toBe(1000);
+  expectSameBits((await result.read()) as Uint32Array, data.filter((v) => v !== 0), 'good compaction after the bad call');
+  result.dispose();
+  stream.dispose();
+}
+
+/** Runs `bad`, which must throw or reject; checks the message, that nothing leaked, and that `engine` still works. Returns the message. */
+async function expectCleanFailure(gl: WebGL2RenderingContext, engine: Engine, bad: () => unknown, ...parts: Part[]): Promise<string> {
+  engine.trim(); // idle pooled textures would hide a target taken and returned by the bad call
+  const before = engine.resources;
+  const counter = countGlObjects(gl);
+  let message: string | undefined;
+  try {
+    await bad();
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    message = (error as Error).message;
+  } finally {
+    counter.restore();
+  }
+  if (message === undefined) throw new Error('the bad call did not throw');
+  expectMessage(message, parts);
+  expect(engine.resources, `engine.resources after: ${message}`).toEqual(before);
+  expect(nonZero(counter.live), `GL objects left on the context by: ${message}`).toEqual({});
+  await expectWorks(engine);
+  engine.trim();
+  expect({ ...engine.resources, programs: 0 }).toEqual({ ...before, programs: 0 });
+  return message;
+}
+
+let input: Stream | undefined;
+/** A 10,000-element uint32 stream that the option-error tests pass around. */
+async function shared(): Promise<{ gl: WebGL2RenderingContext; engine: Engine; stream: Stream }> {
+  const { gl, engine } = await testContext();
+  input ??= engine.stream(Uint32Array.from({ length: 10_000 }, (_, i) => i % 3));
+  return { gl, engine, stream: input };
+}
+
+/** Wraps gl.getParameter so that MAX_TEXTURE_SIZE reads `size`, for an engine created inside `body`. */
+async function withMaxTextureSize<T>(gl: WebGL2RenderingContext, size: number, body: () => Promise<T>): Promise<T> {
+  const original = gl.getParameter;
+  const hadOwn = Object.prototype.hasOwnProperty.call(gl, 'getParameter');
+  (gl as { getParameter: (p: number) => unknown }).getParameter = (p: number) => (p === gl.MAX_TEXTURE_SIZE ? size : original.call(gl, p));
+  try {
+    return await body();
+  } finally {
+    if (hadOwn) gl.getParameter = original;
+    else delete (gl as { getParameter?: unknown }).getParameter;
+  }
+}
+
+describe('createEngine(gl): not a WebGL2 context', () => {
+  const allowed = "gl must be a WebGL2RenderingContext (canvas.getContext('webgl2'))";
+  it.each([
+    ['{}', {}, 'got an object with keys {}'],
+    ['null', null, 'got null'],
+    ['undefined', undefined, 'got undefined'],
+    ['a number', 1, 'got 1'],
+    ['a WebGL1-like object', { texImage2D() {}, createTexture() {}, getExtension: () => null, drawArrays() {} }, 'got an object with keys {texImage2D, createTexture, getExtension, drawArrays}'],
+  ])('%s', async (_, value, given) => {
+    const { gl, engine } = await testContext();
+    await expectCleanFailure(gl, engine, () => createEngine(value as unknown as WebGL2RenderingContext), 'createEngine(gl)', allowed, given);
+  });
+
+  it('a real WebGL1 context', async () => {
+    const { gl, engine } = await testContext();
+    let webgl1: WebGLRenderingContext;
+    let destroy = () => {};
+    if (typeof document !== 'undefined') {
+      webgl1 = document.createElement('canvas').getContext('webgl')!;
+    } else {
+      // headless-gl's WebGL1 context has the WebGL2 methods on its prototype, but not the API behind them
+      const { createRequire } = await import('node:module');
+      const createGL = createRequire(import.meta.url)('gl') as (w: number, h: number) => WebGLRenderingContext;
+      webgl1 = createGL(1, 1);
+      destroy = () => (webgl1.getExtension('STACKGL_destroy_context') as { destroy(): void } | null)?.destroy();
+    }
+    expect(webgl1).toBeTruthy();
+    const counter = countGlObjects(webgl1 as WebGL2RenderingContext);
+    try {
+      await expectCleanFailure(gl, engine, () => createEngine(webgl1 as WebGL2RenderingContext), 'createEngine(gl)', allowed, 'got a WebGLRenderingContext');
+      expect(nonZero(counter.live), 'GL objects left on the WebGL1 context').toEqual({});
+    } finally {
+      counter.restore();
+      destroy();
+    }
+  });
+
+  it.each([
+    [{ texturePoolBytes: -1 }, ['options.texturePoolBytes', 'got -1', 'a number of bytes >= 0']],
+    [{ texturePoolBytes: '1' }, ['options.texturePoolBytes', 'got "1"', 'a number of bytes >= 0']],
+    [{ poolBytes: 5 }, ['createEngine(gl, options)', 'unknown option(s) poolBytes', 'allowed: texturePoolBytes']],
+    ['big', ['createEngine(gl, options)', 'got "big"', 'an options object']],
+  ])('bad options %j', async (options, parts) => {
+    const { gl, engine } = await testContext();
+    await expectCleanFailure(gl, engine, () => createEngine(gl, options as never), ...parts);
+  });
+});
+
+describe('engine.stream(data): wrong data', () => {
+  const allowed = 'data must be a Float32Array, Uint32Array or Int32Array';
+  it.each([
+    ['Float64Array', () => new Float64Array(3), 'got Float64Array(3)'],
+    ['plain Array', () => [1, 2, 3], 'got an Array(3)'],
+    ['Uint8Array', () => new Uint8Array(4), 'got Uint8Array(4)'],
+    ['Int16Array', () => new Int16Array(2), 'got Int16Array(2)'],
+    ['ArrayBuffer', () => new ArrayBuffer(8), 'got an ArrayBuffer'],
+    ['DataView', () => new DataView(new ArrayBuffer(8)), 'got DataView(8 bytes)'],
+    ['nothing', () => undefined, 'got undefined'],
+  ])('%s', async (_, make, given) => {
+    const { gl, engine } = await shared();
+    await expectCleanFailure(gl, engine, () => engine.stream(make() as never), 'engine.stream(data)', allowed, given);
+  });
+
+  it.each([
+    [new Uint32Array(5), { components: 4 }, ['data.length', 'got 5', 'a multiple of options.components (4)']],
+    [new Float32Array(6), { components: 4 }, ['data.length', 'got 6', 'a multiple of options.components (4)']],
+    [new Uint32Array(6), { components: 3 }, ['options.components', 'got 3', 'must be 1 or 4']],
+    [new Uint32Array(6), { components: '4' }, ['options.components', 'got "4"', 'must be 1 or 4']],
+    [new Uint32Array(6), 4, ['engine.stream(data, options)', 'got 4', 'an options object']],
+    [new Uint32Array(6), { component: 4 }, ['engine.stream(data, options)', 'unknown option(s) component', 'allowed: components']],
+  ])('%o with options %j', async (data, options, parts) => {
+    const { gl, engine } = await shared();
+    await expectCleanFailure(gl, engine, () => engine.stream(data, options as never), ...parts);
+  });
+});
+
+describe('empty streams have defined results', () => {
+  it('an empty stream reads back empty, in its own type', async () => {
+    const { engine } = await shared();
+    for (const data of [new Float32Array(0), new Uint32Array(0), new Int32Array(0)]) {
+      for (const components of [1, 4] as const) {
+        const stream = engine.stream(data, { components });
+        expect(stream.length).toBe(0);
+        expect(await stream.readLength()).toBe(0);
+        const back = await stream.read();
+        expect(back).toBeInstanceOf(data.constructor);
+        expect(back.length).toBe(0);
+        stream.dispose();
+      }
+    }
+  });
+
+  it('scans of an empty stream are empty (global and segmented, both algorithms, inclusive and exclusive)', async () => {
+    const { engine } = await shared();
+    for (const data of [new Float32Array(0), new Uint32Array(0)]) {
+      const stream = engine.stream(data);
+      for (const algorithm of ['recursive-doubling', 'blelloch'] as const) {
+        for (const exclusive of [false, true]) {
+          for (const blockSize of [undefined, 16, 2048]) {
+            const scanned = engine.scan(stream, { algorithm, exclusive, blockSize });
+            expect(scanned.length).toBe(0);
+            const back = await scanned.read();
+            expect(back.length, `${algorithm} exclusive=${exclusive} blockSize=${blockSize}`).toBe(0);
+            expect(back).toBeInstanceOf(data.constructor);
+            scanned.dispose();
+          }
+        }
+      }
+      stream.dispose();
+    }
+  });
+
+  it('compacting an empty stream gives count 0 and an empty read, on every path', async () => {
+    const { engine } = await shared();
+    const stream = engine.stream(new Float32Array(0), { components: 4 });
+    const concats = engine.caps.transformFeedback ? (['vertex-fetch', 'transform-feedback'] as const) : (['vertex-fetch'] as const);
+    for (const [algorithm, global] of [['jumping-jack', false], ['horn', false], ['auto', false], ['horn', true]] as const) {
+      for (const concat of concats) {
+        for (const output of ['values', 'indices'] as const) {
+          const label = `${algorithm}${global ? ' global' : ''} ${concat} ${output}`;
+          const result = engine.compact(stream, { keep: { glsl: 'return true;' }, algorithm, global, concat, output });
+          expect(await result.count(), label).toBe(0);
+          const back = await result.read();
+          expect(back.length, label).toBe(0);
+          expect(back).toBeInstanceOf(output === 'indices' ? Uint32Array : Float32Array);
+          // and its output (length 0 on the GPU) chains into another compaction and a scan
+          const again = engine.compact(result.stream, { keep: 'nonzero' });
+          expect(await again.count(), `${label}, compacted again`).toBe(0);
+          const scanned = engine.scan(result.stream);
+          expect((await scanned.read()).length, `${label}, scanned`).toBe(0);
+          again.dispose();
+          scanned.dispose();
+          result.dispose();
+        }
+      }
+    }
+    stream.dispose();
+  });
+});
+
+describe('streams longer than the texture limit', () => {
+  it('layoutFor() accepts maxTextureSize² elements and refuses one more', () => {
+    for (const max of [16, 2048, 16384]) {
+      expect(layoutFor(max * max, max).capacity).toBe(max * max);
+      expect(() => layoutFor(max * max + 1, max)).toThrow(
+        `stream length ${max * max + 1} exceeds the texture limit: at most ${max}² = ${max * max} elements fit (MAX_TEXTURE_SIZE ${max})`,
+      );
+    }
+  });
+
+  it('engine.stream() names the data, its length and the limit (MAX_TEXTURE_SIZE faked to 2048)', async () => {
+    const { gl } = await testContext();
+    await withMaxTextureSize(gl, 2048, async () => {
+      const small = createEngine(gl);
+      try {
+        expect(small.caps.maxTextureSize).toBe(2048);
+        const tooLong = new Uint32Array(2048 * 2048 + 1);
+        await expectCleanFailure(gl, small, () => small.stream(tooLong), 'engine.stream(data)', 'got 4194305 elements', 'at most 2048² = 4194304 elements fit (MAX_TEXTURE_SIZE 2048)');
+        await expectCleanFailure(gl, small, () => small.stream(new Float32Array(4 * (2048 * 2048 + 1)), { components: 4 }), 'engine.stream(data)', 'got 4194305 elements', 'at most 2048² = 4194304');
+      } finally {
+        small.dispose();
+      }
+    });
+  });
+
+  it('a block larger than the row width is refused (MAX_TEXTURE_SIZE faked to 1024: rows of 1024)', async () => {
+    const { gl } = await testContext();
+    await withMaxTextureSize(gl, 1024, async () => {
+      const small = createEngine(gl);
+      try {
+        const stream = small.stream(Uint32Array.from({ length: 5000 }, (_, i) => i % 2));
+        expect(stream.layout.width).toBe(1024);
+        for (const bad of [() => small.compact(stream, { keep: 'nonzero', blockSize: 2048 }), () => small.scan(stream, { blockSize: 2048 })]) {
+          await expectCleanFailure(gl, small, bad, 'options.blockSize', '2048', "larger than the stream's row width 1024");
+        }
+        // the largest block that fits still works there
+        const result = small.compact(stream, { keep: 'nonzero', blockSize: 1024, algorithm: 'horn', output: 'indices' });
+        expectSameBits((await result.read()) as Uint32Array, Uint32Array.from({ length: 2500 }, (_, i) => 2 * i + 1));
+        result.dispose();
+        stream.dispose();
+      } finally {
+        small.dispose();
+      }
+    });
+  });
+});
+
+describe('engine.compact() and engine.scan(): bad options', () => {
+  const blockSizeAllowed = 'must be a power of two from 16 to 2048';
+  it.each([100, 8, 4096, 0, -16, 256.5, '256', NaN, Infinity, null])('blockSize %s', async (blockSize) => {
+    const { gl, engine, stream } = await shared();
+    const given = `got ${typeof blockSize === 'string' ? JSON.stringify(blockSize) : String(blockSize)}`;
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: 'nonzero', blockSize: blockSize as number }), 'engine.compact(): options.blockSize', blockSizeAllowed, given);
+    await expectCleanFailure(gl, engine, () => engine.scan(stream, { blockSize: blockSize as number }), 'engine.scan(): options.blockSize', blockSizeAllowed, given);
+  });
+
+  it.each([3, 32, 1, '4', 4.5])('radix %s', async (radix) => {
+    const { gl, engine, stream } = await shared();
+    const given = `got ${typeof radix === 'string' ? JSON.stringify(radix) : radix}`;
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: 'nonzero', radix: radix as number }), 'engine.compact(): options.radix', 'must be one of 2, 4, 8, 16', given);
+    await expectCleanFailure(gl, engine, () => engine.scan(stream, { radix: radix as number }), 'engine.scan(): options.radix', 'must be one of 2, 4, 8, 16', given);
+  });
+
+  it.each([
+    ['algorithm', { algorithm: 'jj' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'auto'", 'got "jj"']],
+    ['algorithm (case)', { algorithm: 'Horn' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'auto'", 'got "Horn"']],
+    ['concat', { concat: 'tf' }, ["options.concat must be one of 'transform-feedback', 'vertex-fetch', 'auto'", 'got "tf"']],
+    ['output', { output: 'value' }, ["options.output must be one of 'values', 'indices'", 'got "value"']],
+    ['scan', { scan: 'hillis-steele' }, ["options.scan must be one of 'recursive-doubling', 'blelloch'", 'got "hillis-steele"']],
+    ['global (type)', { global: 'yes' }, ['options.global must be a boolean', 'got "yes"']],
+    ['global with jumping-jack', { global: true, algorithm: 'jumping-jack' }, ["options.global applies to algorithm 'horn' only", 'got algorithm "jumping-jack"']],
+    ['global with auto', { global: true }, ["options.global applies to algorithm 'horn' only", 'got algorithm undefined']],
+    ['an unknown option (typo)', { algorithim: 'horn' }, ['engine.compact(stream, options)', 'unknown option(s) algorithim', 'allowed: keep, algorithm, blockSize, global, concat, output, scan, radix']],
+    ['options not an object', 'horn', ['engine.compact(stream, options)', 'got "horn"', 'an options object']],
+  ])('compact %s', async (_, options, parts) => {
+    const { gl, engine, stream } = await shared();
+    const opts = typeof options === 'object' ? { keep: 'nonzero', ...options } : options;
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, opts as never), ...parts);
+  });
+
+  it("concat 'transform-feedback' where the probe found it broken", async (context) => {
+    const { gl, engine, stream } = await shared();
+    if (engine.caps.transformFeedback) context.skip('transform feedback works on this context');
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: 'nonzero', concat: 'transform-feedback' }),
+      "options.concat 'transform-feedback' is not available", 'engine.caps.transformFeedback is false', "use 'vertex-fetch' or 'auto'");
+  });
+
+  it.each([
+    ['algorithm', { algorithm: 'kogge-stone' }, ["engine.scan(): options.algorithm must be one of 'recursive-doubling', 'blelloch'", 'got "kogge-stone"']],
+    ['exclusive', { exclusive: 'yes' }, ['engine.scan(): options.exclusive must be a boolean', 'got "yes"']],
+    ['an unknown option', { inclusive: false }, ['engine.scan(stream, options)', 'unknown option(s) inclusive', 'allowed: algorithm, exclusive, blockSize, radix']],
+    ['options not an object', true, ['engine.scan(stream, options)', 'got true', 'an options object']],
+  ])('scan %s', async (_, options, parts) => {
+    const { gl, engine, stream } = await shared();
+    await expectCleanFailure(gl, engine, () => engine.scan(stream, options as never), ...parts);
+  });
+});
+
+describe('engine.compact(): keep of the wrong shape', () => {
+  const allowed = "options.keep must be 'nonzero', { lessEqual: number }, { greaterThan: number } or { glsl: string }";
+  it.each([
+    ['missing', { keep: undefined }, [allowed, 'got undefined']],
+    ['a number', { keep: 5 }, [allowed, 'got 5']],
+    ['a misspelt string', { keep: 'nonZero' }, [allowed, 'got "nonZero"']],
+    ['null', { keep: null }, [allowed, 'got null']],
+    ['an array', { keep: [1] }, [allowed, 'got an Array(1)']],
+    ['{ foo: 1 }', { keep: { foo: 1 } }, [allowed, 'got an object with keys {foo}']],
+    ['two keys', { keep: { lessEqual: 1, greaterThan: 0 } }, [allowed, 'got an object with keys {lessEqual, greaterThan}']],
+    ["{ lessEqual: 'a' }", { keep: { lessEqual: 'a' } }, ['options.keep.lessEqual must be a finite number', 'got "a"']],
+    ['{ lessEqual: NaN }', { keep: { lessEqual: NaN } }, ['options.keep.lessEqual must be a finite number', 'got NaN']],
+    ['{ greaterThan: Infinity }', { keep: { greaterThan: Infinity } }, ['options.keep.greaterThan must be a finite number', 'got Infinity']],
+    ['{ lessEqual: -Infinity }', { keep: { lessEqual: -Infinity } }, ['options.keep.lessEqual must be a finite number', 'got -Infinity']],
+    ['{ greaterThan: 1n }', { keep: { greaterThan: 1n } }, ['options.keep.greaterThan must be a finite number', 'got bigint']],
+    ['{ glsl: empty }', { keep: { glsl: '  ' } }, ['options.keep.glsl must be a non-empty string of GLSL', 'got "  "']],
+    ['{ glsl: number }', { keep: { glsl: 1 } }, ['options.keep.glsl must be a non-empty string of GLSL', 'got 1']],
+  ])('%s', async (_, options, parts) => {
+    const { gl, engine, stream } = await shared();
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, options as never), ...parts);
+  });
+
+  it('no options at all', async () => {
+    const { gl, engine, stream } = await shared();
+    await expectCleanFailure(gl, engine, () => (engine.compact as (s: Stream) => unknown)(stream), 'engine.compact(stream, options): options.keep is required', "e.g. { keep: 'nonzero' }", 'got no options');
+  });
+});
+
+describe('engine.compact(): user GLSL that does not compile or reaches into the engine', () => {
+  it.each([
+    ['an undeclared name', 'float limit = 0.5;\nreturn value.x < limt;', ['keep.glsl does not compile', 'line 2:', '> 2 | return value.x < limt;', '  1 | float limit = 0.5;']],
+    ['a type error', 'return value.x;', ['keep.glsl does not compile', 'line 1:', '> 1 | return value.x;']],
+    ['a missing return', 'float x = value.x;', ['keep.glsl does not compile', '  1 | float x = value.x;']],
+    ['a syntax error on line 3', 'bool a = true;\nbool b = false;\nreturn a &&& b;', ['keep.glsl does not compile', 'line 3:', '> 3 | return a &&& b;']],
+  ])('%s: the message quotes the user line', async (_, glsl, parts) => {
+    const { gl, engine, stream } = await shared();
+    const message = await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl } }), ...parts);
+    expect(message).toContain('your keep(vec4 value, uint index) body:');
+  });
+
+  it.each(['outValue', 'keepElement', 'decodeValue', 'texelOf', 'indexOf', 'streamLength', 'main'])('redeclaring %s', async (name) => {
+    const { gl, engine, stream } = await shared();
+    const glsl = `return true; }\nbool ${name}(uvec4 b, uint i) { return true;`;
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl } }), `keep.glsl: '${name}' is a name the engine's shader reserves`, 'rename it');
+  });
+
+  it.each([
+    ['an engine uniform', 'return u_length > 0u;', ["keep.glsl: 'u_length' uses the engine's u_ prefix", 'rename it']],
+    ['a new u_ uniform', 'return true; }\nuniform int u_mine;\nbool f() { return true;', ["keep.glsl: 'u_mine' uses the engine's u_ prefix"]],
+    ['a preprocessor directive', '#define X 1\nreturn true;', ['keep.glsl: preprocessor directives (#...) are not allowed', 'write plain GLSL statements']],
+    ['a preprocessor directive after spaces', 'bool a = true;\n   #undef COMPONENTS\nreturn a;', ['keep.glsl: preprocessor directives (#...) are not allowed']],
+  ])('%s', async (_, glsl, parts) => {
+    const { gl, engine, stream } = await shared();
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl } }), ...parts);
+  });
+});
+
+describe('disposed streams and engines, streams of another engine', () => {
+  it('a disposed stream is refused by compact, scan and its own reads', async () => {
+    const { gl, engine } = await shared();
+    const stream = engine.stream(new Uint32Array([1, 0, 2]));
+    stream.dispose();
+    stream.dispose(); // idempotent
+    const disposed = 'this stream was disposed';
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: 'nonzero' }), 'compact(stream)', disposed);
+    await expectCleanFailure(gl, engine, () => engine.scan(stream), 'scan(stream)', disposed);
+    await expectCleanFailure(gl, engine, () => stream.read(), 'stream.read()', disposed);
+    await expectCleanFailure(gl, engine, () => stream.readLength(), 'stream.readLength()', disposed);
+    await expectCleanFailure(gl, engine, () => stream.length, 'stream.length', disposed);
+  });
+
+  it('a disposed result is refused by count() and read()', async () => {
+    const { gl, engine, stream } = await shared();
+    const result = engine.compact(stream, { keep: 'nonzero' });
+    result.dispose();
+    result.dispose();
+    await expectCleanFailure(gl, engine, () => result.count(), 'stream.readLength()', 'this stream was disposed');
+    await expectCleanFailure(gl, engine, () => result.read(), 'stream.read()', 'this stream was disposed');
+    await expectCleanFailure(gl, engine, () => engine.compact(result.stream, { keep: 'nonzero' }), 'compact(stream)', 'this stream was disposed');
+  });
+
+  it('something that is not a Stream', async () => {
+    const { gl, engine, stream } = await shared();
+    const result = engine.compact(stream, { keep: 'nonzero' });
+    const allowed = 'stream must be a Stream made by engine.stream()';
+    await expectCleanFailure(gl, engine, () => engine.compact(new Uint32Array(3) as never, { keep: 'nonzero' }), 'engine.compact(stream)', allowed, 'got Uint32Array(3)');
+    await expectCleanFailure(gl, engine, () => engine.scan(undefined as never), 'engine.scan(stream)', allowed, 'got undefined');
+    await expectCleanFailure(gl, engine, () => engine.compact(result as never, { keep: 'nonzero' }), 'engine.compact(stream)', allowed, 'got a CompactResult', 'pass result.stream');
+    result.dispose();
+  });
+
+  it('a stream from another engine is refused, and neither engine is harmed', async () => {
+    const { gl, engine } = await shared();
+    const other = createEngine(gl);
+    const foreign = other.stream(new Uint32Array([1, 0, 2]));
+    const otherBefore = other.resources;
+    const belongs = 'this stream belongs to another engine';
+    await expectCleanFailure(gl, engine, () => engine.compact(foreign, { keep: 'nonzero' }), 'engine.compact(stream)', belongs);
+    await expectCleanFailure(gl, engine, () => engine.scan(foreign), 'engine.scan(stream)', belongs);
+    expect(other.resources).toEqual(otherBefore);
+    await expectWorks(other);
+    expect(Array.from(await foreign.read())).toEqual([1, 0, 2]);
+    other.dispose();
+  });
+
+  it('after engine.dispose(): every call names the disposed engine, dispose() is idempotent, nothing is left on the context', async () => {
+    const { gl } = await testContext();
+    const counter = countGlObjects(gl);
+    let engine: Engine | undefined;
+    try {
+      engine = createEngine(gl);
+      const stream = engine.stream(Uint32Array.from({ length: 5000 }, (_, i) => i % 2));
+      const result = engine.compact(stream, { keep: 'nonzero' });
+      const scanned = engine.scan(stream);
+      const pending = result.count(); // started before dispose: one texel, already read in Node
+      engine.dispose();
+      engine.dispose();
+      await pending.then(
+        (count) => expect(count).toBe(2500),
+        (error: Error) => expect(error.message).toMatch(/this engine was disposed/),
+      );
+      expect(Object.values(engine.resources).every((n) => n === 0)).toBe(true);
+      expect(engine.isDisposed).toBe(true);
+      const gone = 'this engine was disposed; create a new one with createEngine(gl)';
+      const calls: Array<[() => unknown, string]> = [
+        [() => engine!.stream(new Uint32Array(3)), 'engine.stream()'],
+        [() => engine!.compact(stream, { keep: 'nonzero' }), 'engine.compact()'],
+        [() => engine!.scan(stream), 'engine.scan()'],
+        [() => engine!.finish(), 'engine.finish()'],
+        [() => engine!.trim(), 'engine.trim()'],
+      ];
+      for (const [call, name] of calls) {
+        let message = '';
+        try {
+          await call();
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expectMessage(message, [name, gone]);
+      }
+      // its streams and results went with it, and say so
+      const streamGone = 'this stream was disposed by engine.dispose()';
+      for (const [call, name] of [
+        [() => result.count(), 'stream.readLength()'],
+        [() => result.read(), 'stream.read()'],
+        [() => stream.read(), 'stream.read()'],
+        [() => scanned.read(), 'stream.read()'],
+      ] as const) {
+        await expect(call()).rejects.toThrow(name);
+        await expect(call()).rejects.toThrow(streamGone);
+      }
+      result.dispose(); // disposing what the engine already freed is a no-op
+      stream.dispose();
+      expect(nonZero(counter.live), 'GL objects left on the context by a disposed engine').toEqual({});
+    } finally {
+      counter.restore();
+    }
+    // the context itself is fine: a new engine on it works
+    const fresh = createEngine(gl);
+    await expectWorks(fresh);
+    fresh.dispose();
+  });
+});
+
+describe('float streams do not need EXT_color_buffer_float', () => {
+  it('with getExtension returning null for it, float streams upload, scan and compact bit-exactly, rendering only to integer targets', async () => {
+    const { gl } = await testContext();
+    const target = gl as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const originals: Record<string, { fn: (...args: unknown[]) => unknown; own: boolean }> = {};
+    const wrap = (name: string, make: (original: (...args: unknown[]) => unknown) => (...args: unknown[]) => unknown) => {
+      originals[name] = { fn: target[name], own: Object.prototype.hasOwnProperty.call(target, name) };
+      target[name] = make(target[name]);
+    };
+    // every draw and clear records the component type of the framebuffer it renders to
+    const renderedComponentTypes = new Set<number>();
+    const recordTarget = () => {
+      if (!gl.getParameter(gl.DRAW_FRAMEBUFFER_BINDING)) return;
+      renderedComponentTypes.add(gl.getFramebufferAttachmentParameter(gl.DRAW_FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE) as number);
+    };
+    wrap('getExtension', (original) => (name) => (name === 'EXT_color_buffer_float' ? null : original.call(gl, name)));
+    for (const draw of ['drawArrays', 'drawArraysInstanced', 'clearBufferuiv', 'clearBufferfv', 'clear']) {
+      wrap(draw, (original) => (...args) => (recordTarget(), original.apply(gl, args)));
+    }
+    let engine: Engine | undefined;
+    try {
+      expect(gl.getExtension('EXT_color_buffer_float')).toBeNull();
+      engine = createEngine(gl);
+      expect(engine.caps.floatRender).toBe(false);
+      const special = new Uint32Array([0x7fc00001, 0xffc12345, 0x7f800001, 0x80000000, 0x00000001, 0x807fffff, 0x7f800000, 0xff800000]);
+      const values = Float32Array.from({ length: 20_000 }, (_, i) => (i % 7 === 0 ? 0 : (i % 101) - 50.25));
+      new Uint32Array(values.buffer).set(special, 100);
+      const stream = engine.stream(values);
+      expectSameBits((await stream.read()) as Float32Array, values, 'round trip');
+      const finite = Float32Array.from({ length: 5000 }, (_, i) => (i % 9) * 0.5 - 1);
+      const finiteStream = engine.stream(finite);
+      const scanned = engine.scan(finiteStream, { exclusive: true });
+      const expectedScan = new Float32Array(finite.length);
+      for (let i = 1, sum = 0; i < finite.length; i++) expectedScan[i] = sum = Math.fround(sum + finite[i - 1]);
+      expectSameBits((await scanned.read()) as Float32Array, expectedScan, 'float scan');
+      const kept = engine.compact(stream, { keep: { glsl: 'return index % 2u == 0u || value.x != value.x;' }, algorithm: 'horn' });
+      const bits = new Uint32Array(values.buffer);
+      const expected = Float32Array.from(values.filter((v, i) => i % 2 === 0 || Number.isNaN(v)));
+      // NaN payloads compare through the bits, not through Array.filter's float copy
+      const expectedBits = Uint32Array.from(bits.filter((_, i) => i % 2 === 0 || Number.isNaN(values[i])));
+      expect(await kept.count()).toBe(expected.length);
+      expectSameBits(new Uint32Array(((await kept.read()) as Float32Array).buffer), expectedBits, 'float compaction');
+      const thresholded = engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm: 'horn' });
+      expectSameBits(new Uint32Array(((await thresholded.read()) as Float32Array).buffer), Uint32Array.from(bits.filter((_, i) => values[i] <= 0.5)), 'float lessEqual');
+      await engine.finish();
+      expect([...renderedComponentTypes]).toEqual([gl.UNSIGNED_INT]);
+    } finally {
+      engine?.dispose();
+      for (const [name, { fn, own }] of Object.entries(originals)) {
+        if (own) target[name] = fn;
+        else delete target[name];
+      }
+    }
+  });
+});
