@@ -1,84 +1,302 @@
-// Random streams, predicates and options against the CPU reference (fast-check shrinks a failure
-// to a minimal case). GLCOMPACT_PROPERTY_RUNS sets the number of cases (default: a CI-sized run).
+// Randomized differential testing: random streams, kept-patterns, predicates and options against
+// the CPU reference. fast-check shrinks a failure to a minimal case and prints it (the
+// "Counterexample" in the error, with the seed and path to replay it).
+//
+// Knobs (environment variables; they reach the Chromium project too, see vitest.config.ts):
+//   GLCOMPACT_PROPERTY_RUNS   random compaction cases (default 150; scans get a third as many)
+//   GLCOMPACT_PROPERTY_SEED   fast-check seed (default fixed, so CI runs are reproducible)
+// Long mode, e.g.: GLCOMPACT_PROPERTY_RUNS=10000 GLCOMPACT_PROPERTY_SEED=7 npx vitest run test/property.test.ts
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Engine } from '../src/index.js';
-import { testEngine } from './support/engine.js';
+import type { CompactOptions, Engine, Stream } from '../src/index.js';
+import { envCount } from './support/env.js';
+import { expectSameBits, testEngine } from './support/engine.js';
+import { referenceScan } from './support/reference.js';
 
-const runs = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.GLCOMPACT_PROPERTY_RUNS ?? 60);
+const runs = envCount('GLCOMPACT_PROPERTY_RUNS', 150);
+const seed = envCount('GLCOMPACT_PROPERTY_SEED', 20261121);
 
 const layouts = ['uniform', 'runs', 'lone-per-block', 'alternating', 'all', 'none'] as const;
+type KeptLayout = (typeof layouts)[number];
 
-function keptPattern(layout: (typeof layouts)[number], n: number, density: number, blockSize: number, seed: number): boolean[] {
+/** Which elements the data marks as kept (the predicate then decides from the values themselves). */
+function keptPattern(layout: KeptLayout, n: number, density: number, blockSize: number, seed: number): Uint8Array {
   let a = seed >>> 0;
-  const next = () => ((a = (Math.imul(a, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const next = () => (a = (Math.imul(a, 1664525) + 1013904223) >>> 0) / 4294967296;
+  const out = new Uint8Array(n);
   switch (layout) {
-    case 'uniform': return Array.from({ length: n }, () => next() < density);
-    case 'runs': {
-      const out: boolean[] = [];
-      while (out.length < n) {
-        const keep = next() < density;
+    case 'uniform':
+      for (let i = 0; i < n; i++) out[i] = next() < density ? 1 : 0;
+      break;
+    case 'runs': // clustered: runs of 1..300 kept or dropped elements
+      for (let i = 0; i < n; ) {
+        const keep = next() < density ? 1 : 0;
         const run = 1 + Math.floor(next() * 300);
-        for (let i = 0; i < run && out.length < n; i++) out.push(keep);
+        for (let k = 0; k < run && i < n; k++, i++) out[i] = keep;
       }
-      return out;
+      break;
+    case 'lone-per-block': {
+      const at = Math.floor(density * (blockSize - 1));
+      for (let i = at; i < n; i += blockSize) out[i] = 1;
+      break;
     }
-    case 'lone-per-block': return Array.from({ length: n }, (_, i) => i % blockSize === Math.floor(density * (blockSize - 1)));
-    case 'alternating': return Array.from({ length: n }, (_, i) => i % 2 === 0);
-    case 'all': return new Array(n).fill(true);
-    case 'none': return new Array(n).fill(false);
+    case 'alternating':
+      for (let i = 0; i < n; i += 2) out[i] = 1;
+      break;
+    case 'all':
+      out.fill(1);
+      break;
+    case 'none':
+      break;
+  }
+  return out;
+}
+
+const predicates = ['nonzero', 'lessEqual', 'greaterThan', 'glsl', 'glsl-index'] as const;
+type Predicate = (typeof predicates)[number];
+
+function keepOption(predicate: Predicate): CompactOptions['keep'] {
+  switch (predicate) {
+    case 'nonzero': return 'nonzero';
+    case 'lessEqual': return { lessEqual: 9.5 };
+    case 'greaterThan': return { greaterThan: 9.5 };
+    case 'glsl': return { glsl: 'return value.x > 9.0;' };
+    case 'glsl-index': return { glsl: 'return index % 7u < 2u || value.x > 9.0;' };
   }
 }
 
-const caseArbitrary = fc.record({
-  n: fc.oneof(fc.integer({ min: 0, max: 600 }), fc.integer({ min: 0, max: 70_000 }), fc.constantFrom(2048, 2049, 4096 * 3 + 1)),
-  layout: fc.constantFrom(...layouts),
-  density: fc.double({ min: 0, max: 1, noNaN: true }),
+const NAN_BITS = 0x7fc00001;
+const MINUS_ZERO_BITS = 0x80000000;
+
+/**
+ * Element words (components per element). A marked element's first component is 10 + i (unique,
+ * > 9.5); the others get 0, or for signed/float types -5 and (floats) -0 and a NaN payload, which
+ * each predicate treats in its own way. Extra components are non-zero only on marked elements, so
+ * `'nonzero'` sees them too.
+ */
+function makeBits(marked: Uint8Array, type: ElementTypeName, components: 1 | 4, seed: number): Uint32Array {
+  const n = marked.length;
+  const bits = new Uint32Array(n * components);
+  const f = new Float32Array(1);
+  const fb = new Uint32Array(f.buffer);
+  const word = (v: number) => (type === 'float32' ? ((f[0] = v), fb[0]) : v >>> 0);
+  for (let i = 0; i < n; i++) {
+    let first: number;
+    if (marked[i]) first = word(10 + i);
+    else {
+      const pick = type === 'uint32' ? 0 : (i * 2654435761 + seed) >>> 29; // 0..7
+      first = pick < 4 ? 0 : pick < 6 ? word(-5) : type === 'float32' ? (pick === 6 ? MINUS_ZERO_BITS : NAN_BITS) : word(-5);
+    }
+    bits[i * components] = first;
+    for (let c = 1; c < components; c++) bits[i * components + c] = marked[i] ? word(c * 1000 + (i & 1023)) : 0;
+  }
+  return bits;
+}
+
+type ElementTypeName = 'uint32' | 'int32' | 'float32';
+
+function decode(word: number, type: ElementTypeName): number {
+  if (type === 'uint32') return word;
+  if (type === 'int32') return word | 0;
+  return new Float32Array(Uint32Array.of(word).buffer)[0];
+}
+
+/** The CPU's answer for each element: the same predicate, in the element's type (float32 compare). */
+function keptByPredicate(bits: Uint32Array, components: number, type: ElementTypeName, predicate: Predicate): Uint32Array {
+  const n = bits.length / components;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = decode(bits[i * components], type);
+    let keep: boolean;
+    switch (predicate) {
+      case 'nonzero': {
+        keep = false;
+        for (let c = 0; c < components; c++) if (decode(bits[i * components + c], type) !== 0) keep = true; // NaN !== 0; -0 === 0
+        break;
+      }
+      case 'lessEqual': keep = x <= 9.5; break;
+      case 'greaterThan': keep = x > 9.5; break;
+      case 'glsl': keep = x > 9; break;
+      case 'glsl-index': keep = i % 7 < 2 || x > 9; break;
+    }
+    if (keep) out.push(i);
+  }
+  return Uint32Array.from(out);
+}
+
+function gather(bits: Uint32Array, components: number, indices: Uint32Array): Uint32Array {
+  const out = new Uint32Array(indices.length * components);
+  indices.forEach((index, k) => out.set(bits.subarray(index * components, index * components + components), k * components));
+  return out;
+}
+
+/** Elements (tuples of `components` words) sorted, for comparing unordered outputs as multisets. */
+function sortedTuples(words: Uint32Array, components: number): Uint32Array {
+  if (components === 1) return words.slice().sort();
+  const order = Array.from({ length: words.length / components }, (_, i) => i);
+  order.sort((a, b) => {
+    for (let c = 0; c < components; c++) {
+      const d = words[a * components + c] - words[b * components + c];
+      if (d !== 0) return d;
+    }
+    return 0;
+  });
+  return gather(words, components, Uint32Array.from(order));
+}
+
+const wordsOf = (data: Float32Array | Uint32Array | Int32Array) => new Uint32Array(data.buffer, data.byteOffset, data.length);
+
+function compactionCase(engine: Engine) {
+  const concats = engine.caps.transformFeedback ? (['vertex-fetch', 'transform-feedback', 'auto'] as const) : (['vertex-fetch', 'auto'] as const);
+  return fc.record({
+    // mostly small and medium streams (cheap, and where the edge cases are), up to 2^20
+    n: fc.oneof(
+      { weight: 5, arbitrary: fc.integer({ min: 0, max: 600 }) },
+      { weight: 4, arbitrary: fc.integer({ min: 0, max: 70_000 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 2 ** 20 }) },
+      { weight: 1, arbitrary: fc.constantFrom(0, 1, 15, 16, 17, 2047, 2048, 2049, 4096 * 3 + 1, 2 ** 16, 2 ** 20) },
+    ),
+    layout: fc.constantFrom(...layouts),
+    density: fc.double({ min: 0, max: 1, noNaN: true }),
+    seed: fc.integer(),
+    type: fc.constantFrom<ElementTypeName>('uint32', 'int32', 'float32'),
+    components: fc.constantFrom<1 | 4>(1, 4),
+    predicate: fc.constantFrom(...predicates),
+    algorithm: fc.constantFrom('jumping-jack', 'horn', 'horn-global', 'auto'),
+    concat: fc.constantFrom(...concats),
+    output: fc.constantFrom('values', 'indices'),
+    blockSize: fc.constantFrom(16, 32, 64, 128, 256, 512, 1024, 2048),
+    scan: fc.constantFrom('recursive-doubling', 'blelloch'),
+    radix: fc.constantFrom(2, 4, 8, 16),
+    /** Compact the output of a first (keep-all) compaction: the input length then lives on the GPU. */
+    chained: fc.boolean(),
+  });
+}
+
+type CompactionCase = ReturnType<typeof compactionCase> extends fc.Arbitrary<infer T> ? T : never;
+
+async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void> {
+  const marked = keptPattern(c.layout, c.n, c.density, c.blockSize, c.seed);
+  const bits = makeBits(marked, c.type, c.components, c.seed);
+  const data = c.type === 'uint32' ? bits : c.type === 'int32' ? new Int32Array(bits.buffer) : new Float32Array(bits.buffer);
+  const expectedIndices = keptByPredicate(bits, c.components, c.type, c.predicate);
+
+  const streams: Stream[] = [];
+  const disposables: Array<{ dispose(): void }> = [];
+  try {
+    let input = engine.stream(data, { components: c.components });
+    streams.push(input);
+    if (c.chained) {
+      const all = engine.compact(input, { keep: { glsl: 'return true;' }, algorithm: 'horn' });
+      disposables.push(all);
+      input = all.stream;
+    }
+    const global = c.algorithm === 'horn-global';
+    const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'auto');
+    const result = engine.compact(input, {
+      keep: keepOption(c.predicate),
+      algorithm,
+      global,
+      // global Horn has no concatenation: leave concat to its default there
+      concat: global ? undefined : c.concat,
+      output: c.output as 'values' | 'indices',
+      blockSize: c.blockSize,
+      scan: c.scan as 'recursive-doubling' | 'blelloch',
+      radix: c.radix,
+    });
+    disposables.push(result);
+    expect(result.stats.algorithm).toBe(global ? 'horn-global' : algorithm === 'auto' ? 'hybrid' : algorithm);
+    if (!global) expect(result.stats.concat).toBe(c.concat === 'auto' ? (engine.caps.transformFeedback ? 'transform-feedback' : 'vertex-fetch') : c.concat);
+
+    expect(await result.count(), 'count').toBe(expectedIndices.length);
+    const got = await result.read();
+    const ordered = algorithm === 'horn';
+    if (c.output === 'indices') {
+      expect(got).toBeInstanceOf(Uint32Array);
+      expectSameBits(ordered ? (got as Uint32Array) : (got as Uint32Array).slice().sort(), expectedIndices, 'indices');
+    } else {
+      expect(got).toBeInstanceOf(data.constructor);
+      const expectedWords = gather(bits, c.components, expectedIndices);
+      const gotWords = wordsOf(got);
+      expectSameBits(ordered ? gotWords : sortedTuples(gotWords, c.components), ordered ? expectedWords : sortedTuples(expectedWords, c.components), 'values');
+    }
+  } finally {
+    for (const d of disposables.reverse()) d.dispose();
+    for (const s of streams) s.dispose();
+  }
+}
+
+const scanCase = fc.record({
+  n: fc.oneof(
+    { weight: 5, arbitrary: fc.integer({ min: 0, max: 600 }) },
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: 70_000 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 2 ** 20 }) },
+  ),
   seed: fc.integer(),
-  algorithm: fc.constantFrom('jumping-jack', 'horn', 'horn-global', 'auto'),
-  blockSize: fc.constantFrom(16, 32, 64, 128, 256, 512, 1024, 2048),
-  output: fc.constantFrom('values', 'indices'),
-  scan: fc.constantFrom('recursive-doubling', 'blelloch'),
-  predicate: fc.constantFrom('nonzero', 'lessEqual', 'greaterThan', 'glsl'),
-  type: fc.constantFrom('uint32', 'int32', 'float32'),
+  type: fc.constantFrom<ElementTypeName>('uint32', 'int32', 'float32'),
+  components: fc.constantFrom<1 | 4>(1, 4),
+  algorithm: fc.constantFrom('recursive-doubling', 'blelloch'),
+  exclusive: fc.boolean(),
+  blockSize: fc.constantFrom(undefined, 16, 64, 256, 2048),
+  radix: fc.constantFrom(2, 4, 8, 16),
+  /** uint32/int32: values up to 2^32 (sums wrap); floats: small integers, so every sum is exact in float32 whatever the order. */
+  wide: fc.boolean(),
 });
 
-type Case = typeof caseArbitrary extends fc.Arbitrary<infer T> ? T : never;
-
-async function checkCase(engine: Engine, c: Case): Promise<void> {
-  const kept = keptPattern(c.layout, c.n, c.density, c.blockSize, c.seed);
-  // Values encode "kept" per predicate: kept elements get 10 + i, others 0 or -5 (distinct from kept ones).
-  const raw = kept.map((k, i) => (k ? 10 + i : c.type === 'uint32' ? 0 : -5 * (i % 2)));
-  const data = c.type === 'uint32' ? Uint32Array.from(raw) : c.type === 'int32' ? Int32Array.from(raw) : Float32Array.from(raw);
-  const keep =
-    c.predicate === 'nonzero' ? ('nonzero' as const)
-      : c.predicate === 'lessEqual' ? { lessEqual: 9.5 }
-        : c.predicate === 'greaterThan' ? { greaterThan: 9.5 }
-          : { glsl: 'return value.x > 9.0;' };
-  const keepFn = (v: number) => (c.predicate === 'nonzero' ? v !== 0 : c.predicate === 'lessEqual' ? v <= 9.5 : v > 9.5 || (c.predicate === 'glsl' && v > 9));
-  const expectedIdx: number[] = [];
-  data.forEach((v, i) => keepFn(v) && expectedIdx.push(i));
-
-  const stream = engine.stream(data);
-  const global = c.algorithm === 'horn-global';
-  const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'auto');
-  const result = engine.compact(stream, { keep, algorithm, global, blockSize: c.blockSize, output: c.output, scan: c.scan });
+async function checkScan(engine: Engine, c: typeof scanCase extends fc.Arbitrary<infer T> ? T : never): Promise<void> {
+  let a = c.seed >>> 0;
+  const next = () => (a = (Math.imul(a, 1664525) + 1013904223) >>> 0);
+  const length = c.n * c.components;
+  const data =
+    c.type === 'float32' ? Float32Array.from({ length }, () => next() % 16)
+      : c.type === 'int32' ? Int32Array.from({ length }, () => (c.wide ? next() | 0 : (next() % 201) - 100))
+        : Uint32Array.from({ length }, () => (c.wide ? next() : next() % 1000));
+  const stream = engine.stream(data, { components: c.components });
+  const scanned = engine.scan(stream, { algorithm: c.algorithm as 'recursive-doubling' | 'blelloch', exclusive: c.exclusive, blockSize: c.blockSize, radix: c.radix });
   try {
-    expect(await result.count()).toBe(expectedIdx.length);
-    const got = Array.from(await result.read());
-    const expected = c.output === 'indices' ? expectedIdx : expectedIdx.map((i) => data[i]);
-    const ordered = algorithm === 'horn';
-    const cmp = (a: number, b: number) => a - b;
-    expect(ordered ? got : got.sort(cmp)).toEqual(ordered ? expected : expected.slice().sort(cmp));
+    const expected = referenceScan(data, { exclusive: c.exclusive, blockSize: c.blockSize, components: c.components });
+    expectSameBits(await scanned.read(), expected, 'scan');
   } finally {
-    result.dispose();
+    scanned.dispose();
     stream.dispose();
   }
 }
 
+/** Runs a property, logging how many cases ran and how long they took (the long-mode record). */
+async function runProperty<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (c: T) => Promise<void>, numRuns: number): Promise<void> {
+  let cases = 0;
+  const start = performance.now();
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async (c) => {
+      cases++;
+      await check(c);
+    }),
+    { numRuns, seed, endOnFailure: false },
+  );
+  const seconds = (performance.now() - start) / 1000;
+  console.log(`property ${name}: ${numRuns} cases passed (${cases} runs) in ${seconds.toFixed(1)} s, seed ${seed}`);
+  expect(cases).toBeGreaterThanOrEqual(numRuns);
+}
+
 describe('random compactions agree with the CPU reference', () => {
-  it(`${runs} random cases`, async () => {
+  it(`${runs} random cases (seed ${seed})`, { timeout: Math.max(120_000, runs * 2_000) }, async () => {
     const engine = await testEngine();
-    await fc.assert(fc.asyncProperty(caseArbitrary, (c) => checkCase(engine, c)), { numRuns: runs, seed: 20261121 });
+    await runProperty('compact', compactionCase(engine), (c) => checkCompaction(engine, c), runs);
+  });
+
+  it(`${Math.ceil(runs / 3)} random scans (seed ${seed})`, { timeout: Math.max(120_000, runs * 2_000) }, async () => {
+    const engine = await testEngine();
+    await runProperty('scan', scanCase, (c) => checkScan(engine, c), Math.ceil(runs / 3));
+  });
+
+  // A few fixed large cases past the random range.
+  it.each([
+    { n: 2 ** 21 + 3, layout: 'uniform', density: 0.3, algorithm: 'jumping-jack', blockSize: 256, scan: 'blelloch', radix: 4, type: 'float32', components: 1, predicate: 'lessEqual', output: 'values' },
+    { n: 2 ** 21 + 3, layout: 'runs', density: 0.6, algorithm: 'horn', blockSize: 2048, scan: 'recursive-doubling', radix: 16, type: 'uint32', components: 1, predicate: 'nonzero', output: 'indices' },
+    { n: 3 * 2 ** 20 + 1, layout: 'lone-per-block', density: 0.5, algorithm: 'auto', blockSize: 64, scan: 'recursive-doubling', radix: 2, type: 'int32', components: 1, predicate: 'glsl-index', output: 'values' },
+    { n: 2 ** 20 + 1, layout: 'uniform', density: 0.9, algorithm: 'horn-global', blockSize: 256, scan: 'blelloch', radix: 4, type: 'float32', components: 4, predicate: 'greaterThan', output: 'values' },
+  ] as const)('large fixed case: $n elements, $layout, $algorithm', { timeout: 300_000 }, async (fixed) => {
+    const engine = await testEngine();
+    await checkCompaction(engine, { ...fixed, seed: 12345, concat: 'auto', chained: false });
   });
 });
