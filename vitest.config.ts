@@ -1,5 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { chromiumArgs, chromiumExecutable } from './scripts/chromium.mjs';
 import { glslVitePlugin } from './scripts/glsl-loader.mjs';
 
 // Two projects run the SAME GPU test files:
@@ -16,17 +17,6 @@ const nodeOnly = 'test/**/*.node.test.{ts,js}';
 // GLCOMPACT_* knobs (e.g. GLCOMPACT_PROPERTY_RUNS) reach the tests in both projects through
 // `test.env`: process.env in Node, import.meta.env in the browser (test/support/env.ts reads both).
 const glcompactEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('GLCOMPACT_')));
-
-const chromiumArgs = [
-  '--no-sandbox', // CI runs as root
-  '--headless=new',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 
 export default defineConfig({
   plugins: [glslVitePlugin()],
@@ -55,7 +45,7 @@ export default defineConfig({
             enabled: true,
             headless: true,
             // Playwright gives every browser context a fresh temporary user-data-dir.
-            provider: playwright({ launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs } }),
+            provider: playwright({ launchOptions: { executablePath: chromiumExecutable, args: chromiumArgs } }),
             instances: [{ browser: 'chromium' }],
             // No screenshots of failures: the canvas is off-screen, and SwiftShader is slow enough.
             screenshotFailures: false,

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
+import { chromiumArgs, chromiumExecutable } from '../scripts/chromium.mjs';
 import { autoCheck, densityCrossover } from './lib/analyze.mjs';
 import { chartSpec, renderSvg } from './lib/charts.mjs';
 import { formatJson, rendererShort, rendererSlug } from './lib/format.mjs';
@@ -27,8 +28,6 @@ Runs examples/demo/benchmark.html in headless Chromium (ANGLE + SwiftShader here
   --repeats N  timed runs per point after one warm-up (default 5)
   --out DIR    output folder (default bench/results)`;
 
-const chromiumArgs = ['--no-sandbox', '--headless=new', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
 const { values } = parseArgs({ options: {
   help: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false },
@@ -50,7 +49,7 @@ const outDir = join(tmpdir(), `glcompact-bench-pages-${process.pid}`);
 console.error('building the demo pages…');
 await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
 const server = await preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+const browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs });
 const started = performance.now();
 let results;
 try {

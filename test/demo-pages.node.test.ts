@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumArgs, chromiumExecutable } from '../scripts/chromium.mjs';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { densities, keptCount, uniformValues } from '../examples/demo/src/shared/bench-data.js';
@@ -16,17 +17,6 @@ import { simulateParticles } from '../examples/demo/src/shared/particles-sim.js'
 
 const configFile = resolve('examples/vite.config.mjs');
 const screenshots = resolve('test-results/screenshots');
-const chromiumArgs = [
-  '--no-sandbox',
-  '--headless=new',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
-
 let outDir: string;
 let server: PreviewServer;
 let baseUrl: string;
@@ -37,7 +27,7 @@ beforeAll(async () => {
   await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
   server = await preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
   baseUrl = server.resolvedUrls!.local[0];
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+  browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs });
   mkdirSync(screenshots, { recursive: true });
 }, 120_000);
 

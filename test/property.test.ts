@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { CompactOptions, Engine, Stream } from '../src/index.js';
 import { envCount } from './support/env.js';
 import { expectSameBits, testEngine } from './support/engine.js';
-import { referenceScan } from './support/reference.js';
+import { referenceScan, sortedTuples } from './support/reference.js';
 
 const runs = envCount('GLCOMPACT_PROPERTY_RUNS', 150);
 const seed = envCount('GLCOMPACT_PROPERTY_SEED', 20261121);
@@ -128,20 +128,6 @@ function gather(bits: Uint32Array, components: number, indices: Uint32Array): Ui
   const out = new Uint32Array(indices.length * components);
   indices.forEach((index, k) => out.set(bits.subarray(index * components, index * components + components), k * components));
   return out;
-}
-
-/** Elements (tuples of `components` words) sorted, for comparing unordered outputs as multisets. */
-function sortedTuples(words: Uint32Array, components: number): Uint32Array {
-  if (components === 1) return words.slice().sort();
-  const order = Array.from({ length: words.length / components }, (_, i) => i);
-  order.sort((a, b) => {
-    for (let c = 0; c < components; c++) {
-      const d = words[a * components + c] - words[b * components + c];
-      if (d !== 0) return d;
-    }
-    return 0;
-  });
-  return gather(words, components, Uint32Array.from(order));
 }
 
 const wordsOf = (data: Float32Array | Uint32Array | Int32Array) => new Uint32Array(data.buffer, data.byteOffset, data.length);

@@ -69,3 +69,19 @@ export function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): num
 export function sorted<T extends Numeric>(data: T): T {
   return (data.slice() as T).sort() as T;
 }
+
+/** Elements (tuples of `components` words) sorted by their words, for comparing unordered outputs as multisets. */
+export function sortedTuples(words: Uint32Array, components: number): Uint32Array {
+  if (components === 1) return words.slice().sort();
+  const order = Array.from({ length: words.length / components }, (_, i) => i);
+  order.sort((a, b) => {
+    for (let c = 0; c < components; c++) {
+      const d = words[a * components + c] - words[b * components + c];
+      if (d !== 0) return d;
+    }
+    return 0;
+  });
+  const out = new Uint32Array(words.length);
+  order.forEach((from, to) => out.set(words.subarray(from * components, from * components + components), to * components));
+  return out;
+}
