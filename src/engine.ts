@@ -239,7 +239,7 @@ export class Engine implements StreamOwner {
     const global = opts.global === undefined ? false : opts.global;
     if (typeof global !== 'boolean') throw new Error(`engine.compact(): options.global must be a boolean; got ${describe(global)}`);
     if (global && requested !== 'horn') {
-      throw new Error(`engine.compact(): options.global applies to algorithm 'horn' only; got algorithm ${describe(opts.algorithm)}`);
+      throw new Error(`engine.compact(): options.global applies to algorithm 'horn' only; got algorithm ${opts.algorithm === undefined ? "'auto' (the default): add algorithm: 'horn'" : describe(opts.algorithm)}`);
     }
     if (concatOption === 'transform-feedback' && !this.caps.transformFeedback) {
       throw new Error("engine.compact(): options.concat 'transform-feedback' is not available: this context's transform feedback failed the start-up probe (engine.caps.transformFeedback is false); use 'vertex-fetch' or 'auto'");

@@ -288,7 +288,7 @@ describe('engine.compact() and engine.scan(): bad options', () => {
     ['scan', { scan: 'hillis-steele' }, ["options.scan must be one of 'recursive-doubling', 'blelloch'", 'got "hillis-steele"']],
     ['global (type)', { global: 'yes' }, ['options.global must be a boolean', 'got "yes"']],
     ['global with jumping-jack', { global: true, algorithm: 'jumping-jack' }, ["options.global applies to algorithm 'horn' only", 'got algorithm "jumping-jack"']],
-    ['global with auto', { global: true }, ["options.global applies to algorithm 'horn' only", 'got algorithm undefined']],
+    ['global with auto', { global: true }, ["options.global applies to algorithm 'horn' only", "got algorithm 'auto' (the default): add algorithm: 'horn'"]],
     ['an unknown option (typo)', { algorithim: 'horn' }, ['engine.compact(stream, options)', 'unknown option(s) algorithim', 'allowed: keep, algorithm, blockSize, global, concat, output, scan, radix']],
     ['options not an object', 'horn', ['engine.compact(stream, options)', 'got "horn"', 'an options object']],
   ])('compact %s', async (_, options, parts) => {
