@@ -109,8 +109,8 @@ async function main() {
   const renderer = headlessRenderer(gl);
   const now = new Date();
   const date = now.toISOString().slice(0, 10);
-  // headless-gl exposes no GPU timer queries; if a context ever reports them, the engine still has
-  // no API to time with them, so every figure here is wall time plus a one-texel sync.
+  // headless-gl exposes no GPU timer queries (engine.gpuTime() returns undefined there), so every
+  // figure here is wall time plus a one-texel sync.
   const timing = 'wall+sync';
   const meta = {
     renderer,
