@@ -97,3 +97,25 @@ describe('resource ownership', () => {
     }
   });
 });
+
+describe('failure inside a scan', () => {
+  it('frees the ping-pong targets when a pass cannot be built', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const stream = engine.stream(new Uint32Array(5000).fill(1));
+    const gpu = (engine as unknown as { gpu: { program: (...args: unknown[]) => unknown } }).gpu;
+    const program = gpu.program.bind(gpu);
+    let calls = 0;
+    gpu.program = (...args: unknown[]) => {
+      if (++calls === 2) throw new Error('simulated driver failure');
+      return program(...args);
+    };
+    expect(() => engine.scan(stream, { algorithm: 'recursive-doubling', radix: 2, blockSize: 256 })).toThrow('simulated driver failure');
+    gpu.program = program;
+    engine.trim();
+    expect(engine.resources.textures).toBe(1); // the stream; nothing stranded outside the pool
+    const scanned = engine.scan(stream, { algorithm: 'recursive-doubling', radix: 2, blockSize: 256 });
+    expect((await scanned.read())[255]).toBe(256);
+    engine.dispose();
+  });
+});

@@ -14,25 +14,30 @@ export const hillisSteeleBlockScan: BlockScan = (gpu, input, options) => {
   // 1 adds nothing there, since no element has a left neighbour in its block.
   const steps = hillisSteelePasses(blockLog2, radix);
   let source = input.texture;
-  for (let step = 0; step < steps; step++) {
-    const last = step === steps - 1;
-    const program = gpu.program({
-      name: 'hillis-steele-step.frag',
-      fragment: hillisSteeleStep,
-      defines: {
-        FLOAT_VALUES: options.floatValues,
-        RADIX: radix,
-        EXCLUSIVE: last && options.exclusive,
-        MAX_ALLOWABLE_SIZE: last && options.maxAllowableSize,
-      },
-    });
-    gpu.pass(program, pingPong.output, {
-      u_input: source,
-      u_offset: radix ** step,
-      u_blockLog2: blockLog2,
-      u_invalidFlags: input.texture,
-    });
-    source = pingPong.swap();
+  try {
+    for (let step = 0; step < steps; step++) {
+      const last = step === steps - 1;
+      const program = gpu.program({
+        name: 'hillis-steele-step.frag',
+        fragment: hillisSteeleStep,
+        defines: {
+          FLOAT_VALUES: options.floatValues,
+          RADIX: radix,
+          EXCLUSIVE: last && options.exclusive,
+          MAX_ALLOWABLE_SIZE: last && options.maxAllowableSize,
+        },
+      });
+      gpu.pass(program, pingPong.output, {
+        u_input: source,
+        u_offset: radix ** step,
+        u_blockLog2: blockLog2,
+        u_invalidFlags: input.texture,
+      });
+      source = pingPong.swap();
+    }
+  } catch (error) {
+    pingPong.free(); // a pass that cannot be built must not strand both halves outside the pool
+    throw error;
   }
   return pingPong.takeResult();
 };
