@@ -298,6 +298,7 @@ export class Engine implements StreamOwner {
    */
   async gpuTime(run: () => void): Promise<number | undefined> {
     this.assertAlive('gpuTime()');
+    if (typeof run !== 'function') throw new Error(`engine.gpuTime(run): run must be a function that submits the GPU work to time; got ${describe(run)}`);
     const gl = this.gpu.gl;
     const ext = this.caps.timerQuery ? gl.getExtension('EXT_disjoint_timer_query_webgl2') : null;
     if (!ext) {

@@ -42,10 +42,6 @@ export class RenderTarget {
     return this.format === 'r32ui' ? 1 : 4;
   }
 
-  get isFreed(): boolean {
-    return this.freed;
-  }
-
   /** Bytes of texture memory. */
   get bytes(): number {
     return this.width * this.height * 4 * this.components;

@@ -32,4 +32,9 @@ describe('GPU timer', () => {
     scanned!.dispose();
     stream.dispose();
   });
+
+  it('engine.gpuTime() refuses something that is not a function', async () => {
+    const engine = await testEngine();
+    await expect(engine.gpuTime(42 as unknown as () => void)).rejects.toThrow('engine.gpuTime(run): run must be a function that submits the GPU work to time; got 42');
+  });
 });

@@ -56,12 +56,3 @@ export const blellochBlockScan: BlockScan = (gpu, input, options) => {
     for (const target of owned) target.free();
   }
 };
-
-/** Fragments shaded by one Blelloch block scan: up-sweep levels 1..L-1 plus down-sweep levels L-1..0. */
-export function blellochFragments(width: number, height: number, blockLog2: number): number {
-  if (blockLog2 === 0) return width * height;
-  let fragments = 0;
-  for (let level = 1; level < blockLog2; level++) fragments += (width >> level) * height;
-  for (let level = 0; level < blockLog2; level++) fragments += (width >> level) * height;
-  return fragments;
-}
