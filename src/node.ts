@@ -49,6 +49,12 @@ function patchHeadlessClasses(): void {
 }
 
 export function createHeadlessContext(options: HeadlessContextOptions = {}): WebGL2RenderingContext {
+  for (const key of ['width', 'height'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+      throw new Error(`createHeadlessContext(): options.${key} must be a positive integer (pixels); got ${JSON.stringify(value)}`);
+    }
+  }
   let createGL: (width: number, height: number, attributes: object) => WebGL2RenderingContext | null;
   try {
     createGL = require('gl');

@@ -14,3 +14,11 @@ describe('createHeadlessContext', () => {
     expect(output).toMatch(/libgl1-mesa-dri/);
   });
 });
+
+describe('createHeadlessContext options', () => {
+  it('rejects a drawing-buffer size that is not a positive integer', async () => {
+    const { createHeadlessContext } = await import('../src/node.js');
+    expect(() => createHeadlessContext({ width: 0 })).toThrow('createHeadlessContext(): options.width must be a positive integer (pixels); got 0');
+    expect(() => createHeadlessContext({ height: 1.5 })).toThrow('options.height must be a positive integer (pixels); got 1.5');
+  });
+});
