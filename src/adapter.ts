@@ -59,8 +59,7 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
       u_floatBits: staging,
     });
   } finally {
-    gl.deleteTexture(staging);
-    gpu.tracker.deleted('textures');
+    gpu.release('textures', staging);
   }
 }
 
@@ -131,12 +130,8 @@ export async function readBitsAsync(gpu: Gpu, target: RenderTarget, texels: numb
     gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, rgba);
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
   } finally {
-    if (sync) {
-      gl.deleteSync(sync);
-      gpu.tracker.deleted('syncs');
-    }
-    gl.deleteBuffer(buffer);
-    gpu.tracker.deleted('buffers');
+    if (sync) gpu.release('syncs', sync);
+    gpu.release('buffers', buffer);
   }
   return texelWords(rgba, target, texels);
 }

@@ -322,8 +322,7 @@ export class Engine implements StreamOwner {
       if (gl.getParameter(ext.GPU_DISJOINT_EXT)) return undefined;
       return (gl.getQueryParameter(query, gl.QUERY_RESULT) as number) / 1e6;
     } finally {
-      gl.deleteQuery(query);
-      this.gpu.tracker.deleted('queries');
+      this.gpu.release('queries', query);
     }
   }
 

@@ -49,6 +49,21 @@ export class Gpu {
     this.stats.fragments += output.width * output.height;
   }
 
+  /** Deletes a GL object the engine made and counts it off (textures go through the pool instead). */
+  release(kind: 'textures' | 'buffers' | 'vertexArrays' | 'transformFeedbacks' | 'queries' | 'syncs', object: unknown): void {
+    const gl = this.gl;
+    const remove: Record<typeof kind, (o: never) => void> = {
+      textures: (o) => gl.deleteTexture(o),
+      buffers: (o) => gl.deleteBuffer(o),
+      vertexArrays: (o) => gl.deleteVertexArray(o),
+      transformFeedbacks: (o) => gl.deleteTransformFeedback(o),
+      queries: (o) => gl.deleteQuery(o),
+      syncs: (o) => gl.deleteSync(o),
+    };
+    remove[kind](object as never);
+    this.tracker.deleted(kind);
+  }
+
   /** Runs `body` with fresh counters and returns what it cost. */
   measure<T>(body: () => T): { value: T; stats: PassStats } {
     const outer = this.stats;
@@ -68,7 +83,6 @@ export class Gpu {
   dispose(): void {
     this.pool.trim();
     this.programs.dispose();
-    this.gl.deleteVertexArray(this.emptyVertexArray);
-    this.tracker.deleted('vertexArrays');
+    this.release('vertexArrays', this.emptyVertexArray);
   }
 }

@@ -159,13 +159,8 @@ function drawFromTransformFeedback(
     gl.drawArrays(gl.LINES, 0, vertexCount);
     gl.bindVertexArray(null);
   } finally {
-    if (vertexArray) {
-      gl.deleteVertexArray(vertexArray);
-      gpu.tracker.deleted('vertexArrays');
-    }
-    gl.deleteTransformFeedback(feedback);
-    gpu.tracker.deleted('transformFeedbacks');
-    gl.deleteBuffer(buffer);
-    gpu.tracker.deleted('buffers');
+    if (vertexArray) gpu.release('vertexArrays', vertexArray);
+    gpu.release('transformFeedbacks', feedback);
+    gpu.release('buffers', buffer);
   }
 }
