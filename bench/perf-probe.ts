@@ -3,6 +3,7 @@
 // Usage (after npm run build): node bench/run-ts.mjs bench/perf-probe.ts [--log2n 24] [--repeats 5]
 import { createEngine, type Engine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
+import { gpuOf } from '../src/internal.js';
 const copyPass = `#version 300 es
 precision highp float;
 precision highp usampler2D;
@@ -66,10 +67,10 @@ if (args.includes('--density-only')) {
 }
 
 { // one copy pass over the stream (what DESIGN.md calls the copy-pass time)
-  const gpu = (engine as unknown as { gpu: any }).gpu;
+  const gpu = gpuOf(engine);
   const target = gpu.target(stream.layout.width, stream.layout.height);
   const program = gpu.program({ name: 'copy', fragment: copyPass });
-  const ms = await median(engine, () => gpu.pass(program, target, { u_source: stream.target.texture }));
+  const ms = await median(engine, () => gpu.pass(program, target, { u_source: stream.texture }));
   report('copy pass (yardstick)', ms);
   target.free();
 }

@@ -1,15 +1,14 @@
 #version 300 es
-// Line vertices captured by the transform-feedback pass (block-endpoints.vert), projected from
-// output pixels to clip space.
+// Line vertices captured by the transform-feedback pass (block-endpoints.vert), one uvec4 each:
+// (position bits in output pixels, first output index, block number); projected to clip space.
 precision highp float;
 precision highp int;
 
 uniform mat4 u_pixelToClip;
-in vec2 a_position;
-in uvec2 a_block;
+in uvec4 a_endpoint;
 flat out uvec2 v_block;
 
 void main() {
-  v_block = a_block;
-  gl_Position = u_pixelToClip * vec4(a_position, 0.0, 1.0);
+  v_block = a_endpoint.zw;
+  gl_Position = u_pixelToClip * vec4(uintBitsToFloat(a_endpoint.xy), 0.0, 1.0);
 }

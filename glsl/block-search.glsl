@@ -7,6 +7,7 @@
 //                  and u_jumpingJackTo elements, Horn outside that range (measured on an H200:
 //                  Jumping Jack's jumps cost more than Horn's log2(b) fetches in sparse blocks, and,
 //                  drawn as lines, also in nearly full ones; README "Performance")
+#include "kept-bit.glsl"
 #include "jumping-jack.glsl"
 #include "horn-search.glsl"
 
@@ -15,7 +16,7 @@ uniform int u_jumpingJackFrom;
 uniform int u_jumpingJackTo;
 
 uint findKeptElement(ivec2 blockStart, uint local) {
-  uint keptInBlock = texelFetch(u_maxAllowableSize, blockStart + ivec2(BLOCK_SIZE - 1, 0), 0).r & ~KEPT_BIT;
+  uint keptInBlock = texelFetch(u_maxAllowableSize, blockStart + ivec2(BLOCK_SIZE - 1, 0), 0).r & MAS_MASK;
   if (keptInBlock == uint(BLOCK_SIZE)) return local;
 #if defined(JUMPING_JACK)
   return jumpingJackSource(u_maxAllowableSize, blockStart, local);

@@ -7,6 +7,7 @@ precision highp int;
 precision highp usampler2D;
 
 #include "texel-index.glsl"
+#include "kept-bit.glsl"
 
 uniform usampler2D u_blockScan;
 uniform int u_blockLog2;
@@ -21,7 +22,7 @@ void main() {
   uint last = (block << uint(u_blockLog2)) + (1u << uint(u_blockLog2)) - 1u;
   uvec4 total = texelFetch(u_blockScan, texelOf(last, uint(u_inputWidthLog2)), 0);
 #ifdef MASK_KEPT_BIT
-  total.r &= 0x7FFFFFFFu;
+  total.r &= MAS_MASK;
 #endif
   outValue = total;
 }

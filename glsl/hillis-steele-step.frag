@@ -13,7 +13,7 @@
 //  EXCLUSIVE             the last pass writes element i-1's sum at i (0 at a block start), which
 //                        turns the inclusive scan into an exclusive one without an extra pass.
 //  MAX_ALLOWABLE_SIZE    the last pass of a scan of "invalid" flags writes MAS = b - pSum (paper
-//                        Eq. 1) with bit 31 set when the element itself is kept; see mas.glsl.
+//                        Eq. 1) with bit 31 set when the element itself is kept; see max-allowable-size.glsl.
 precision highp float;
 precision highp int;
 precision highp usampler2D;

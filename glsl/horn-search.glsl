@@ -2,8 +2,10 @@
 // Output position c is the first local index f whose kept-prefix (kept elements in 0..f) reaches
 // c + 1. The kept-prefix rises monotonically, so a binary search finds f in log2(b) fetches. It is
 // recovered from MAS: keptPrefix[f] = (f + 1) - pSumInvalid[f] = MAS[f] + f + 1 - b.
+#include "kept-bit.glsl"
+
 uint keptPrefixInBlock(usampler2D maxAllowableSize, ivec2 blockStart, uint f) {
-  uint mas = texelFetch(maxAllowableSize, blockStart + ivec2(int(f), 0), 0).r & 0x7FFFFFFFu;
+  uint mas = texelFetch(maxAllowableSize, blockStart + ivec2(int(f), 0), 0).r & MAS_MASK;
   return mas + f + 1u - uint(BLOCK_SIZE);
 }
 

@@ -4,7 +4,7 @@
 // Every i < v ends on a different kept element (a bijection), so the block's first v texels get
 // all of them. Total work per block is at most b - v jumps, but one position may need up to b - 1
 // (a lone kept element mid-block), so the static loop bound is the block size.
-const uint KEPT_BIT = 0x80000000u;
+#include "kept-bit.glsl"
 
 uint jumpingJackSource(usampler2D maxAllowableSize, ivec2 blockStart, uint local) {
   uint idx = local;

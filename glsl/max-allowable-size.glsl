@@ -5,7 +5,7 @@
 // (MAS <= b <= 2048 never reaches bit 31).
 #ifdef MAX_ALLOWABLE_SIZE
 uniform usampler2D u_invalidFlags;
-const uint KEPT_BIT = 0x80000000u;
+#include "kept-bit.glsl"
 
 uint packMaxAllowableSize(uint blockSize, uint invalidPrefix, ivec2 texel) {
   uint kept = texelFetch(u_invalidFlags, texel, 0).r == 0u ? KEPT_BIT : 0u;

@@ -1,6 +1,6 @@
 // Platform workarounds, all in one place. Each names the quirk it works around; the capability
 // probe (capabilities.ts) decides at start-up which path this context takes, by running it, and
-// test/adapter.test.ts shows each quirk on the renderer that has it.
+// test/adapter.node.test.ts shows each quirk on the renderer that has it.
 import * as twgl from 'twgl.js';
 import floatBitsToUint from '../glsl/float-bits-to-uint.frag';
 import type { Gpu } from './gpu.js';
@@ -11,7 +11,7 @@ import type { RenderTarget } from './render-target.js';
  * call reaches the native binding with the WebGLUniformLocation object, which it converts to
  * location 0: the value lands in whichever uniform has location 0. Every shader of the engine
  * therefore declares its integer uniforms as `int` and converts with uint() where it needs to
- * (test/adapter.test.ts shows the quirk).
+ * (test/adapter.node.test.ts shows the quirk).
  */
 
 /**
@@ -26,23 +26,22 @@ export type UploadPath = 'integer' | 'float-bits';
 
 export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bits: Uint32Array): void {
   const gl = gpu.gl;
-  const rgba = target.format === 'rgba32ui';
-  if (bits.length !== target.width * target.height * target.components) {
-    throw new Error(`internal: upload of ${bits.length} words into ${target.width}×${target.height}×${target.components}`);
+  const { format } = target;
+  if (bits.length !== target.width * target.height * format.components) {
+    throw new Error(`internal: upload of ${bits.length} words into ${target.width}×${target.height}×${format.components}`);
   }
   if (path === 'integer') {
     gl.bindTexture(gl.TEXTURE_2D, target.texture);
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
-    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, target.width, target.height,
-      rgba ? gl.RGBA_INTEGER : gl.RED_INTEGER, gl.UNSIGNED_INT, bits);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, target.width, target.height, format.uploadFormat, gl.UNSIGNED_INT, bits);
     gl.bindTexture(gl.TEXTURE_2D, null);
     return;
   }
   const staging = twgl.createTexture(gl, {
     width: target.width,
     height: target.height,
-    internalFormat: rgba ? gl.RGBA32F : gl.R32F,
-    format: rgba ? gl.RGBA : gl.RED,
+    internalFormat: format.floatInternalFormat,
+    format: format.floatUploadFormat,
     type: gl.FLOAT,
     src: new Float32Array(bits.buffer, bits.byteOffset, bits.length),
     // A float texture with LINEAR filtering is incomplete without OES_texture_float_linear, and
@@ -54,17 +53,14 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
   // premultiply) while storing the data correctly; clear it so it cannot surface later.
   clearErrors(gl);
   gpu.tracker.created('textures');
-  try {
-    gpu.pass(gpu.program({ name: 'float-bits-to-uint.frag', fragment: floatBitsToUint }), target, {
-      u_floatBits: staging,
-    });
-  } finally {
-    gpu.release('textures', staging);
-  }
+  gpu.scope((scope) => {
+    scope.release('textures', staging);
+    gpu.pass(gpu.program({ name: 'float-bits-to-uint.frag', fragment: floatBitsToUint }), target, { u_floatBits: staging });
+  });
 }
 
 /**
- * Reads the first `texels` texels (row-major) as 32-bit words, `target.components` per texel.
+ * Reads the first `texels` texels (row-major) as 32-bit words, `target.format.components` per texel.
  * RGBA_INTEGER/UNSIGNED_INT is the one integer read format every WebGL2 context must accept.
  * Quirk: headless-gl 9.0.0-rc.10 returns the right data but also raises INVALID_ENUM; when the
  * probe saw that (`drainReadError`), the error is cleared so it cannot surface in a later check.
@@ -88,7 +84,7 @@ function readBuffer(target: RenderTarget, texels: number): Uint32Array {
 
 /** The first `texels` texels' words: all four for RGBA targets, the red one for R32UI. */
 function texelWords(rgba: Uint32Array, target: RenderTarget, texels: number): Uint32Array {
-  if (target.components === 4) return rgba.slice(0, texels * 4);
+  if (target.format.components === 4) return rgba.slice(0, texels * 4);
   const out = new Uint32Array(texels);
   for (let i = 0; i < texels; i++) out[i] = rgba[i * 4];
   return out;

@@ -84,6 +84,7 @@ function probeTransformFeedback(gpu: Gpu): boolean {
   let program: WebGLProgram | null = null;
   let buffer: WebGLBuffer | null = null;
   let feedback: WebGLTransformFeedback | null = null;
+  const vertexArray = gl.createVertexArray();
   try {
     const info = twgl.createProgramInfo(gl, [feedbackVertex, feedbackFragment], {
       transformFeedbackVaryings: ['v_value'],
@@ -98,7 +99,7 @@ function probeTransformFeedback(gpu: Gpu): boolean {
     gl.bufferData(gl.ARRAY_BUFFER, 3 * 4, gl.DYNAMIC_COPY);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
     gl.useProgram(program);
-    gpu.bindEmptyVertexArray();
+    gl.bindVertexArray(vertexArray);
     gl.enable(gl.RASTERIZER_DISCARD);
     gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, feedback);
     gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
@@ -120,6 +121,8 @@ function probeTransformFeedback(gpu: Gpu): boolean {
     if (program) gl.deleteProgram(program);
     if (buffer) gl.deleteBuffer(buffer);
     if (feedback) gl.deleteTransformFeedback(feedback);
+    gl.bindVertexArray(null);
+    gl.deleteVertexArray(vertexArray);
     clearErrors(gl);
   }
 }
@@ -190,4 +193,29 @@ export function probeCapabilities(gpu: Gpu): Capabilities {
     asyncReadback: supportsAsyncReadback(gl),
     renderer: rendererString(gl),
   };
+}
+
+const MAX_3D_TEXTURE_SIZE = 0x8073;
+
+/** Whether `gl` is a usable WebGL2 context, by a WebGL2-only query (not by version strings). */
+export function isWebGL2(gl: unknown): gl is WebGL2RenderingContext {
+  if (
+    typeof gl !== 'object' || gl === null ||
+    typeof (gl as WebGL2RenderingContext).texStorage2D !== 'function' ||
+    typeof (gl as WebGL2RenderingContext).createVertexArray !== 'function' ||
+    typeof (gl as WebGL2RenderingContext).beginTransformFeedback !== 'function' ||
+    typeof (gl as WebGL2RenderingContext).getParameter !== 'function' ||
+    typeof (gl as WebGL2RenderingContext).isContextLost !== 'function'
+  ) {
+    return false;
+  }
+  // The methods are not enough: headless-gl's WebGL1 context has every WebGL2 method on its
+  // prototype (and its WebGL2 context reports "WebGL 1.0"). A WebGL2-only query tells them apart:
+  // a WebGL1 context answers null and raises INVALID_ENUM (cleared here). A lost context answers
+  // null too; the Engine constructor reports that case by name.
+  const context = gl as WebGL2RenderingContext;
+  if (context.isContextLost()) return true;
+  if (typeof context.getParameter(MAX_3D_TEXTURE_SIZE) === 'number') return true;
+  context.getError();
+  return false;
 }

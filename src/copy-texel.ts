@@ -4,15 +4,12 @@ import type { Gpu } from './gpu.js';
 import type { RenderTarget } from './render-target.js';
 
 export function copyTexel(gpu: Gpu, source: RenderTarget, index: number, widthLog2: number): RenderTarget {
-  const texel = gpu.target(1, 1);
-  try {
+  return gpu.scope((scope) => {
+    const texel = scope.target(1, 1);
     gpu.pass(gpu.program({ name: 'copy-texel.frag', fragment: copyTexelFragment }), texel, {
       u_source: source.texture,
       u_texel: [index & ((1 << widthLog2) - 1), index >>> widthLog2],
     });
-  } catch (error) {
-    texel.free();
-    throw error;
-  }
-  return texel;
+    return scope.keep(texel);
+  });
 }

@@ -1,58 +1,161 @@
-// The engine's internal handle on the GL context: program cache, resource counts, pass counting,
-// and the one way every fragment pass is drawn.
+// The engine's internal handle on the GL context: program cache, texture pool, resource counts,
+// and `draw`, the one way every pass reaches the GPU (full-screen passes, the concatenation lines,
+// the transform-feedback capture), so binding, statistics and debug checks live in one place.
 import * as twgl from 'twgl.js';
 import fullscreenVertex from '../glsl/fullscreen.vert';
-import { ProgramCache, type ProgramRequest } from './programs.js';
-import type { RenderTarget, TexelFormat } from './render-target.js';
-import { ResourceTracker } from './resources.js';
+import { ProgramCache, type Program, type ProgramRequest } from './programs.js';
+import { RenderTarget } from './render-target.js';
+import { ResourceTracker, type ResourceKind } from './resources.js';
 import { emptyStats, type PassStats } from './stats.js';
+import { COUNT_FORMAT, type TexelFormat } from './texel-format.js';
 import { TexturePool } from './texture-pool.js';
 
 export type Uniforms = Record<string, unknown>;
+
+/** Where a draw renders: one of the engine's targets, or any framebuffer (the coverage tests). */
+export interface DrawTarget {
+  framebuffer: WebGLFramebuffer;
+  width: number;
+  height: number;
+}
+
+export interface Draw {
+  program: Program;
+  uniforms: Uniforms;
+  /**
+   * 'fullscreen': one triangle over every texel of `target` (its fragments are counted exactly);
+   * 'lines' / 'points': `count` vertices, from `vertexArray` or attribute-less (gl_VertexID).
+   */
+  primitive: 'fullscreen' | 'lines' | 'points';
+  /** Required unless the draw only captures (`capture`). */
+  target?: DrawTarget;
+  count?: number;
+  vertexArray?: WebGLVertexArrayObject;
+  /** Transform feedback: the rasterizer is off and the program's one varying goes into `buffer`. */
+  capture?: { feedback: WebGLTransformFeedback; buffer: WebGLBuffer };
+}
+
+/** Objects `gpu.release` can delete; textures and framebuffers go through RenderTarget instead. */
+export type ReleasableKind = Exclude<ResourceKind, 'framebuffers' | 'programs'>;
+
+export interface GpuOptions {
+  poolBytes: number;
+  /** Check GL errors, framebuffer completeness and uniform names around every draw. */
+  debug: boolean;
+}
+
+const glErrorNames: Record<number, string> = {
+  0x0500: 'INVALID_ENUM',
+  0x0501: 'INVALID_VALUE',
+  0x0502: 'INVALID_OPERATION',
+  0x0505: 'OUT_OF_MEMORY',
+  0x0506: 'INVALID_FRAMEBUFFER_OPERATION',
+  0x9242: 'CONTEXT_LOST_WEBGL',
+};
 
 export class Gpu {
   readonly tracker = new ResourceTracker();
   readonly programs: ProgramCache;
   readonly pool: TexturePool;
+  /** Debug checks around every draw (off while the capability probe provokes errors on purpose). */
+  debug: boolean;
   /** Counters of the operation in progress; operations swap in a fresh one and report it. */
   stats: PassStats = emptyStats();
   /** Attribute-less draws still need a vertex array bound in WebGL2. */
   private readonly emptyVertexArray: WebGLVertexArrayObject;
 
-  constructor(readonly gl: WebGL2RenderingContext, poolBytes: number) {
+  constructor(readonly gl: WebGL2RenderingContext, options: GpuOptions) {
+    this.debug = options.debug;
     this.programs = new ProgramCache(gl, this.tracker);
-    this.pool = new TexturePool(gl, this.tracker, poolBytes);
-    this.emptyVertexArray = gl.createVertexArray()!;
-    this.tracker.created('vertexArrays');
+    this.pool = new TexturePool(gl, this.tracker, options.poolBytes);
+    this.emptyVertexArray = this.create('vertexArrays');
   }
 
   /** A render target from the pool (contents undefined: the caller's pass writes every texel). */
-  target(width: number, height: number, format: TexelFormat = 'r32ui'): RenderTarget {
+  target(width: number, height: number, format: TexelFormat = COUNT_FORMAT): RenderTarget {
     return this.pool.take(width, height, format);
   }
 
-  program(request: Omit<ProgramRequest, 'vertex'> & { vertex?: string }): twgl.ProgramInfo {
+  /** A full-screen pass's program: `fragment` over fullscreen.vert unless a vertex shader is given. */
+  program(request: Omit<ProgramRequest, 'vertex'> & { vertex?: string }): Program {
     return this.programs.get({ vertex: fullscreenVertex, ...request });
   }
 
   /** Runs one fragment pass over every texel of `output`. */
-  pass(program: twgl.ProgramInfo, output: RenderTarget, uniforms: Uniforms): void {
-    const gl = this.gl;
-    gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
-    gl.viewport(0, 0, output.width, output.height);
-    gl.useProgram(program.program);
-    twgl.setUniforms(program, uniforms);
-    gl.bindVertexArray(this.emptyVertexArray);
-    gl.drawArrays(gl.TRIANGLES, 0, 3);
-    this.stats.passes += 1;
-    this.stats.drawCalls += 1;
-    this.stats.fragments += output.width * output.height;
+  pass(program: Program, output: DrawTarget, uniforms: Uniforms): void {
+    this.draw({ program, target: output, uniforms, primitive: 'fullscreen' });
   }
 
-  /** Deletes a GL object the engine made and counts it off (textures go through the pool instead). */
-  release(kind: 'textures' | 'buffers' | 'vertexArrays' | 'transformFeedbacks' | 'queries' | 'syncs', object: unknown): void {
+  /** The one draw sequence of the engine: bind, set uniforms, draw, count (and check, in debug mode). */
+  draw(call: Draw): void {
     const gl = this.gl;
-    const remove: Record<typeof kind, (o: never) => void> = {
+    const { program, target } = call;
+    if (this.debug) this.checkUniformNames(call);
+    if (target) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+      gl.viewport(0, 0, target.width, target.height);
+      if (this.debug) this.checkFramebuffer(call);
+    } else if (!call.capture) {
+      throw new Error(`internal: draw of ${program.name} has neither a target nor a capture buffer`);
+    }
+    gl.useProgram(program.info.program);
+    twgl.setUniforms(program.info, call.uniforms);
+    gl.bindVertexArray(call.vertexArray ?? this.emptyVertexArray);
+    const mode = call.primitive === 'lines' ? gl.LINES : call.primitive === 'points' ? gl.POINTS : gl.TRIANGLES;
+    const count = call.primitive === 'fullscreen' ? 3 : call.count ?? 0;
+    if (call.capture) {
+      gl.enable(gl.RASTERIZER_DISCARD);
+      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, call.capture.feedback);
+      gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, call.capture.buffer);
+      gl.beginTransformFeedback(mode);
+      gl.drawArrays(mode, 0, count);
+      gl.endTransformFeedback();
+      gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
+      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
+      gl.disable(gl.RASTERIZER_DISCARD);
+    } else {
+      gl.drawArrays(mode, 0, count);
+    }
+    if (call.vertexArray) gl.bindVertexArray(this.emptyVertexArray); // the caller may delete it next
+    if (this.debug) this.checkErrors(call);
+    this.stats.passes += 1;
+    this.stats.drawCalls += 1;
+    if (call.primitive === 'fullscreen' && target) this.stats.fragments += target.width * target.height;
+  }
+
+  /** Runs `body` with a scope that frees every intermediate it made, except what it `keep`s. */
+  scope<T>(body: (scope: Scope) => T): T {
+    const scope = new Scope(this);
+    try {
+      return body(scope);
+    } finally {
+      scope.freeAll();
+    }
+  }
+
+  /** Creates a GL object of `kind` and counts it (free it with `release`). */
+  create(kind: 'buffers'): WebGLBuffer;
+  create(kind: 'vertexArrays'): WebGLVertexArrayObject;
+  create(kind: 'transformFeedbacks'): WebGLTransformFeedback;
+  create(kind: 'queries'): WebGLQuery;
+  create(kind: 'buffers' | 'vertexArrays' | 'transformFeedbacks' | 'queries'): unknown {
+    const gl = this.gl;
+    const make = {
+      buffers: () => gl.createBuffer(),
+      vertexArrays: () => gl.createVertexArray(),
+      transformFeedbacks: () => gl.createTransformFeedback(),
+      queries: () => gl.createQuery(),
+    }[kind];
+    const object = make();
+    if (!object) throw new Error(`could not create a GL ${kind.replace(/s$/, '')} (is the context lost?)`);
+    this.tracker.created(kind);
+    return object;
+  }
+
+  /** Deletes a GL object the engine made and counts it off. */
+  release(kind: ReleasableKind, object: unknown): void {
+    const gl = this.gl;
+    const remove: Record<ReleasableKind, (o: never) => void> = {
       textures: (o) => gl.deleteTexture(o),
       buffers: (o) => gl.deleteBuffer(o),
       vertexArrays: (o) => gl.deleteVertexArray(o),
@@ -76,13 +179,83 @@ export class Gpu {
     }
   }
 
-  bindEmptyVertexArray(): void {
-    this.gl.bindVertexArray(this.emptyVertexArray);
-  }
-
   dispose(): void {
     this.pool.trim();
     this.programs.dispose();
     this.release('vertexArrays', this.emptyVertexArray);
+  }
+
+  // --- debug mode ---
+
+  /** twgl skips a uniform it cannot find, so a misspelt name would leave the program's old value. */
+  private checkUniformNames({ program, uniforms }: Draw): void {
+    for (const name of Object.keys(uniforms)) {
+      if (!program.declaredUniforms.has(name)) {
+        throw new Error(`debug: pass ${program.name} was given uniform '${name}', which its shaders (${program.files}) do not declare; declared: ${[...program.declaredUniforms].join(', ') || 'none'}`);
+      }
+    }
+  }
+
+  private checkFramebuffer({ program }: Draw): void {
+    const gl = this.gl;
+    const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+    if (status !== gl.FRAMEBUFFER_COMPLETE) {
+      throw new Error(`debug: the target of pass ${program.name} (${program.files}) is an incomplete framebuffer (status 0x${status.toString(16)})`);
+    }
+  }
+
+  private checkErrors({ program }: Draw): void {
+    const error = this.gl.getError();
+    if (error !== this.gl.NO_ERROR) {
+      const name = glErrorNames[error] ?? `0x${error.toString(16)}`;
+      throw new Error(`debug: GL error ${name} from pass ${program.name} (${program.files}) or the engine's GL calls just before it`);
+    }
+  }
+}
+
+/**
+ * Owns the intermediates of one driver call: targets and GL objects made through it are freed when
+ * the call ends (normally or by an error), except those handed to the caller with `keep`.
+ */
+export class Scope {
+  private readonly owned = new Set<{ free(): void }>();
+
+  constructor(readonly gpu: Gpu) {}
+
+  /** A pool target freed at the end of the scope unless kept. */
+  target(width: number, height: number, format?: TexelFormat): RenderTarget {
+    return this.own(this.gpu.target(width, height, format));
+  }
+
+  /** A new counted GL object, deleted at the end of the scope. */
+  create(kind: 'buffers'): WebGLBuffer;
+  create(kind: 'transformFeedbacks'): WebGLTransformFeedback;
+  create(kind: 'buffers' | 'transformFeedbacks'): unknown {
+    const object = this.gpu.create(kind as 'buffers');
+    this.owned.add({ free: () => this.gpu.release(kind, object) });
+    return object;
+  }
+
+  /** Deletes `object` (counted as `kind`) at the end of the scope. */
+  release(kind: ReleasableKind, object: unknown): void {
+    this.owned.add({ free: () => this.gpu.release(kind, object) });
+  }
+
+  own<T extends { free(): void }>(resource: T): T {
+    this.owned.add(resource);
+    return resource;
+  }
+
+  /** Hands `resource` to the caller: the scope no longer frees it. */
+  keep<T extends { free(): void }>(resource: T): T {
+    if (!this.owned.delete(resource)) throw new Error('internal: kept a resource the scope does not own');
+    return resource;
+  }
+
+  /** Frees everything still owned, newest first. */
+  freeAll(): void {
+    const resources = [...this.owned].reverse();
+    this.owned.clear();
+    for (const resource of resources) resource.free();
   }
 }

@@ -1,15 +1,17 @@
 // Two render targets that take turns: one is read while the other is written, then they swap
-// (a texture cannot be sampled while it is the render target). Owns both halves.
-import type { Gpu } from './gpu.js';
-import type { RenderTarget, TexelFormat } from './render-target.js';
+// (a texture cannot be sampled while it is the render target). Both halves belong to the scope
+// that made them; the caller keeps `result` and the scope frees the other half.
+import type { Scope } from './gpu.js';
+import type { RenderTarget } from './render-target.js';
+import type { TexelFormat } from './texel-format.js';
 
 export class PingPong {
   private readonly targets: [RenderTarget, RenderTarget];
   private writeIndex = 0;
   private written = false;
 
-  constructor(gpu: Gpu, width: number, height: number, format: TexelFormat) {
-    this.targets = [gpu.target(width, height, format), gpu.target(width, height, format)];
+  constructor(scope: Scope, width: number, height: number, format: TexelFormat) {
+    this.targets = [scope.target(width, height, format), scope.target(width, height, format)];
   }
 
   /** The target the next pass writes. */
@@ -25,16 +27,9 @@ export class PingPong {
     return written.texture;
   }
 
-  /** Hands the last written target to the caller and frees the other one. */
-  takeResult(): RenderTarget {
+  /** The last written target. */
+  get result(): RenderTarget {
     if (!this.written) throw new Error('internal: ping-pong result taken before any pass');
-    const result = this.targets[this.writeIndex ^ 1];
-    this.targets[this.writeIndex].free();
-    return result;
-  }
-
-  /** Frees both halves (on failure). */
-  free(): void {
-    for (const target of this.targets) target.free();
+    return this.targets[this.writeIndex ^ 1];
   }
 }

@@ -1,4 +1,6 @@
 // Compiles each pass once per variant (its defines) and caches it for the engine's lifetime.
+// Errors name the glsl/ file and line: the GLSL loader (scripts/glsl-loader.mjs) numbers every
+// file with a `#line` source-string number and lists the numbers in a trailing `// @sources` line.
 import * as twgl from 'twgl.js';
 import type { ResourceTracker } from './resources.js';
 
@@ -10,17 +12,79 @@ export interface ProgramRequest {
   defines?: Defines;
   /** Name used in error messages, e.g. 'jumping-jack.frag'. */
   name: string;
-  transformFeedbackVaryings?: string[];
+  /** The one varying a transform-feedback program captures. */
+  transformFeedbackVarying?: string;
 }
 
-/** Inserts `#define`s right after `#version` (which must stay on line 1). */
+/** A compiled pass. */
+export interface Program {
+  readonly name: string;
+  readonly info: twgl.ProgramInfo;
+  /** The glsl/ files it was built from, for messages ('block-lines-fetch.vert, texel-index.glsl, ...'). */
+  readonly files: string;
+  /** Every uniform its sources declare, including ones a define compiles out (debug checks). */
+  readonly declaredUniforms: ReadonlySet<string>;
+}
+
+/** Source-string number of code the engine generates at run time (e.g. the keep function). */
+export const GENERATED_SOURCE = 0;
+
+/**
+ * Inserts `#define`s right after `#version` (which must stay on line 1) and keeps the line
+ * numbering of what follows: sources from glsl/ carry their own `#line 2 n` on line 2; other
+ * sources get one.
+ */
 export function withDefines(source: string, defines: Defines = {}): string {
   const lines = Object.entries(defines)
     .filter(([, value]) => value !== undefined && value !== false)
     .map(([name, value]) => (value === true ? `#define ${name}` : `#define ${name} ${value}`));
   if (lines.length === 0) return source;
   const newline = source.indexOf('\n');
-  return `${source.slice(0, newline + 1)}${lines.join('\n')}\n${source.slice(newline + 1)}`;
+  const rest = source.slice(newline + 1);
+  const renumber = /^#line /.test(rest) ? '' : '#line 2\n';
+  return `${source.slice(0, newline + 1)}${lines.join('\n')}\n${renumber}${rest}`;
+}
+
+/** Source-string number → glsl/ file name, from the loader's `// @sources` line. */
+export function sourceNames(source: string): Map<number, string> {
+  const table = source.match(/^\/\/ @sources (.*)$/m)?.[1] ?? '';
+  const names = new Map<number, string>([[GENERATED_SOURCE, 'generated code']]);
+  for (const entry of table.split(' ').filter(Boolean)) {
+    const [number, name] = entry.split('=');
+    names.set(Number(number), name);
+  }
+  return names;
+}
+
+/** Rewrites "ERROR: 7:13: message" log lines into "glsl/keep-flags.frag:13: message". */
+export function describeLog(log: string, source: string): string {
+  const names = sourceNames(source);
+  return log
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const match = line.match(/^\s*(ERROR|WARNING):\s*(\d+):(\d+):\s*(.*)$/);
+      if (!match) return `  ${line.trim()}`;
+      const file = names.get(Number(match[2]));
+      const where = file === undefined ? `source ${match[2]}` : file === 'generated code' ? file : `glsl/${file}`;
+      return `  ${where}:${match[3]}: ${match[1] === 'WARNING' ? 'warning: ' : ''}${match[4]}`;
+    })
+    .join('\n');
+}
+
+/** Every `uniform <type> <name>` a source declares (arrays by their bare name). */
+function declaredUniforms(...sources: string[]): Set<string> {
+  const names = new Set<string>();
+  for (const source of sources) {
+    for (const match of source.matchAll(/^\s*uniform\s+(?:(?:lowp|mediump|highp)\s+)?\w+\s+(\w+)/gm)) names.add(match[1]);
+  }
+  return names;
+}
+
+function filesOf(...sources: string[]): string {
+  const names = new Set<string>();
+  for (const source of sources) for (const [number, name] of sourceNames(source)) if (number !== GENERATED_SOURCE) names.add(name);
+  return [...names].join(', ') || 'inline source';
 }
 
 /**
@@ -49,50 +113,76 @@ export class ShaderCompileError extends Error {
 }
 
 export class ProgramCache {
-  private readonly programs = new Map<string, twgl.ProgramInfo>();
+  private readonly programs = new Map<string, Program>();
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
     private readonly tracker: ResourceTracker,
   ) {}
 
-  get(request: ProgramRequest): twgl.ProgramInfo {
+  get(request: ProgramRequest): Program {
     const vertex = withDefines(request.vertex, request.defines);
     const fragment = withDefines(request.fragment, request.defines);
-    const key = `${vertex}\u0000${fragment}\u0000${request.transformFeedbackVaryings?.join(',') ?? ''}`;
+    const key = `${vertex}\u0000${fragment}\u0000${request.transformFeedbackVarying ?? ''}`;
     let program = this.programs.get(key);
     if (!program) {
-      program = this.compile(request.name, vertex, fragment, request.transformFeedbackVaryings);
+      program = this.compile(request.name, vertex, fragment, request.transformFeedbackVarying);
       this.programs.set(key, program);
     }
     return program;
   }
 
-  private compile(name: string, vertex: string, fragment: string, varyings?: string[]): twgl.ProgramInfo {
+  private compile(name: string, vertex: string, fragment: string, varying?: string): Program {
     const gl = this.gl;
     let failure = '';
-    const program = twgl.createProgramInfo(gl, [vertex, fragment], {
+    const info = twgl.createProgramInfo(gl, [vertex, fragment], {
       errorCallback: (message: string) => {
         failure += `${message}\n`;
       },
-      ...(varyings
-        ? { transformFeedbackVaryings: varyings, transformFeedbackMode: gl.INTERLEAVED_ATTRIBS }
-        : {}),
+      ...(varying ? { transformFeedbackVaryings: [varying], transformFeedbackMode: gl.INTERLEAVED_ATTRIBS } : {}),
     });
-    if (!program) {
+    if (!info) {
       const failed = /fragment/i.test(failure) || !/vertex/i.test(failure) ? fragment : vertex;
-      throw new ShaderCompileError(`could not build GPU program ${name}:\n${failure}`, failure, failed);
+      const entries = failure.match(/(?:ERROR|WARNING):\s*\d+:\d+:.*$/gm);
+      const log = entries ? [...new Set(entries)].join('\n') : failure;
+      throw new ShaderCompileError(`could not build GPU program ${name}:\n${describeLog(log, failed)}`, failure, failed);
     }
-    releaseShaders(gl, program.program);
+    releaseShaders(gl, info.program);
+    // twgl's introspection (uniform blocks, transform-feedback queries) leaves errors queued on
+    // headless-gl; drain them so a later check (debug mode, the probes) sees only its own.
+    while (gl.getError() !== gl.NO_ERROR && !gl.isContextLost());
     this.tracker.created('programs');
-    return program;
+    return { name, info, files: filesOf(vertex, fragment), declaredUniforms: declaredUniforms(vertex, fragment) };
   }
 
   dispose(): void {
     for (const program of this.programs.values()) {
-      this.gl.deleteProgram(program.program);
+      this.gl.deleteProgram(program.info.program);
       this.tracker.deleted('programs');
     }
     this.programs.clear();
   }
+}
+
+/**
+ * Replaces the line holding `marker` with generated `text` (numbered as GENERATED_SOURCE), then
+ * restores the numbering of the file the marker sits in, so later errors still name the right line.
+ */
+export function spliceAtMarker(source: string, marker: string, text: string): string {
+  const lines = source.split('\n');
+  const at = lines.findIndex((line) => line.trim() === marker);
+  if (at < 0) throw new Error(`internal: shader lost its ${marker} marker`);
+  // The marker's own line number: count from the last #line directive above it.
+  let line = at + 1;
+  let file = '';
+  for (let i = at - 1; i >= 0; i--) {
+    const directive = lines[i].match(/^#line (\d+)(?: (\d+))?/);
+    if (directive) {
+      line = Number(directive[1]) + (at - i - 1);
+      file = directive[2] ? ` ${directive[2]}` : '';
+      break;
+    }
+  }
+  lines.splice(at, 1, `#line 1 ${GENERATED_SOURCE}`, text, `#line ${line + 1}${file}`);
+  return lines.join('\n');
 }

@@ -1,8 +1,6 @@
 // A texture the engine renders into, with its framebuffer. Every pass writes one of these.
-import * as twgl from 'twgl.js';
 import type { ResourceTracker } from './resources.js';
-
-export type TexelFormat = 'r32ui' | 'rgba32ui';
+import type { TexelFormat } from './texel-format.js';
 
 /** Where a freed target goes: back to the engine's pool (see texture-pool.ts), or destroyed. */
 export interface TargetRecycler {
@@ -22,29 +20,41 @@ export class RenderTarget {
     readonly format: TexelFormat,
     private readonly recycler?: TargetRecycler,
   ) {
+    // Raw GL rather than twgl: twgl's texture setup sets WebGL-only unpack parameters that
+    // headless-gl rejects (INVALID_ENUM left queued after every new target), and it needs none of them.
+    const texture = gl.createTexture();
+    const framebuffer = gl.createFramebuffer();
+    if (!texture || !framebuffer) throw new Error('could not create a texture or framebuffer (is the context lost?)');
+    this.texture = texture;
+    this.framebuffer = framebuffer;
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, format.internalFormat, width, height);
     // NEAREST for both filters: integer textures are incomplete with LINEAR, and texelFetch on an
     // incomplete texture silently returns 0.
-    this.texture = twgl.createTexture(gl, {
-      width,
-      height,
-      internalFormat: format === 'r32ui' ? gl.R32UI : gl.RGBA32UI,
-      minMag: gl.NEAREST,
-      wrap: gl.CLAMP_TO_EDGE,
-      auto: false,
-    });
-    tracker.created('textures');
-    this.framebuffer = twgl.createFramebufferInfo(gl, [{ attachment: this.texture }], width, height).framebuffer;
-    tracker.created('framebuffers');
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+    // Checked once per target, and needed: on headless-gl a framebuffer whose texture was made with
+    // texStorage2D is not drawn into until its status has been checked once (draws write nothing,
+    // silently; test/adapter.node.test.ts shows it).
+    const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-  }
-
-  get components(): 1 | 4 {
-    return this.format === 'r32ui' ? 1 : 4;
+    if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
+      gl.deleteFramebuffer(framebuffer);
+      gl.deleteTexture(texture);
+      throw new Error(`could not make a ${width}×${height} ${format.name} render target (framebuffer status 0x${status.toString(16)})`);
+    }
+    tracker.created('textures');
+    tracker.created('framebuffers');
   }
 
   /** Bytes of texture memory. */
   get bytes(): number {
-    return this.width * this.height * 4 * this.components;
+    return this.width * this.height * this.format.bytesPerTexel;
   }
 
   /** The owner is done with it: back to the pool (contents undefined), or destroyed. */

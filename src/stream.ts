@@ -2,98 +2,145 @@
 // in an R32UI/RGBA32UI texture, whatever the element type, so moving them is always bit-exact.
 import type { Layout } from './layout.js';
 import type { RenderTarget } from './render-target.js';
+import type { TexelFormat } from './texel-format.js';
 
 export type ElementType = 'float32' | 'uint32' | 'int32';
 export type StreamData = Float32Array | Uint32Array | Int32Array;
 
-/** What a stream needs from the engine that made it. */
+/**
+ * @internal What a stream needs from the engine that made it: reading its texels back, and being
+ * forgotten when disposed.
+ */
 export interface StreamOwner {
-  readStream(stream: Stream): Promise<StreamData>;
-  readLength(stream: Stream): Promise<number>;
+  readStream(stream: StreamView): Promise<StreamData>;
+  readLength(stream: StreamView): Promise<number>;
   releaseStream(stream: Stream): void;
 }
 
-export class Stream {
-  private disposed = false;
+/** @internal The engine's view of a stream: what the passes read. */
+export interface StreamView {
+  readonly target: RenderTarget;
+  readonly layout: Layout;
+  readonly type: ElementType;
+  readonly format: TexelFormat;
+  /** Undefined while the length is only on the GPU, in `lengthTarget`. */
+  readonly length: number | undefined;
+  /** A 1×1 texture holding the length, for results whose count was not read yet. */
+  readonly lengthTarget: RenderTarget | undefined;
+}
+
+interface StreamState {
+  owner: StreamOwner;
+  target: RenderTarget;
+  format: TexelFormat;
+  length: number | undefined;
+  lengthTarget: RenderTarget | undefined;
+  disposed: boolean;
   /** What disposed the stream, when it was not stream.dispose() itself (for error messages). */
-  private disposedBy = '';
+  disposedBy: string;
+}
+
+// The engine's handles live here, outside the class, so the public type shows only the public API.
+const states = new WeakMap<Stream, StreamState>();
+
+function stateOf(stream: Stream): StreamState {
+  const state = states.get(stream);
+  if (!state) throw new Error('internal: not a stream made by an engine');
+  return state;
+}
+
+export class Stream {
+  /**
+   * Where the elements sit: element i at texel (i mod width, i div width) of `texture`, width a
+   * power of two (widthLog2). `layout.length` is the capacity while the length is on the GPU.
+   */
+  readonly layout: Layout;
+  readonly type: ElementType;
+  /** Components per element: 1 (scalars) or 4 (vec4s). */
+  readonly components: 1 | 4;
 
   /** @internal Streams are made by `engine.stream()`, `engine.scan()` and `engine.compact()`. */
-  constructor(
-    /** @internal */ readonly owner: StreamOwner,
-    /** @internal */ readonly target: RenderTarget,
-    /**
-     * Where the elements sit: element i at texel (i mod width, i div width) of `texture`, width a
-     * power of two (widthLog2). `layout.length` is the capacity while the length is on the GPU.
-     */
-    readonly layout: Layout,
-    readonly type: ElementType,
-    readonly components: 1 | 4,
-    private knownLength: number | undefined,
-    /** @internal A 1×1 texture holding the length, for results whose count was not read yet. */
-    readonly lengthTarget?: RenderTarget,
-  ) {}
+  constructor(state: Omit<StreamState, 'disposed' | 'disposedBy'>, layout: Layout, type: ElementType) {
+    states.set(this, { ...state, disposed: false, disposedBy: '' });
+    this.layout = layout;
+    this.type = type;
+    this.components = state.format.components;
+  }
 
-  /**
-   * Number of elements. A compaction's output knows it only after `await result.count()` (or
-   * `await stream.readLength()`); the engine itself never needs it on the CPU.
-   */
   /**
    * The R32UI (1 component) or RGBA32UI (4 components) texture holding the elements as raw 32-bit
    * patterns, for your own passes: sample it with a usampler2D and texelFetch, or render into it
    * (texels past the length must stay 0). The engine owns it: it is freed by dispose().
    */
   get texture(): WebGLTexture {
-    this.assertAlive('texture');
-    return this.target.texture;
+    return checkedState(this, 'texture').target.texture;
   }
 
+  /**
+   * Number of elements. A compaction's output knows it only after `await result.count()` (or
+   * `await stream.readLength()`); the engine itself never needs it on the CPU.
+   */
   get length(): number {
-    this.assertAlive('length');
-    if (this.knownLength === undefined) {
+    const { length } = checkedState(this, 'length');
+    if (length === undefined) {
       throw new Error('stream.length is not known yet: it is on the GPU; await result.count() or stream.readLength() first');
     }
-    return this.knownLength;
-  }
-
-  /** @internal */
-  get lengthIfKnown(): number | undefined {
-    return this.knownLength;
+    return length;
   }
 
   /** The number of elements, read back from the GPU if needed (one texel). */
   async readLength(): Promise<number> {
-    this.assertAlive('readLength()');
-    if (this.knownLength === undefined) this.knownLength = await this.owner.readLength(this);
-    return this.knownLength;
+    const state = checkedState(this, 'readLength()');
+    if (state.length === undefined) state.length = await state.owner.readLength(viewOf(this));
+    return state.length;
   }
 
-  /** Elements per texel's worth of values: 1 or 4 components each. */
+  /** The elements, `components` numbers each, in the stream's own type. */
   async read(): Promise<StreamData> {
-    this.assertAlive('read()');
+    checkedState(this, 'read()');
     await this.readLength();
-    return this.owner.readStream(this);
+    return checkedState(this, 'read()').owner.readStream(viewOf(this));
   }
 
   get isDisposed(): boolean {
-    return this.disposed;
+    return stateOf(this).disposed;
   }
 
   /** Frees the stream's textures. Idempotent. */
-  dispose(): void;
-  /** @internal `by`: what disposed it, e.g. 'engine.dispose()', named in later errors. */
-  dispose(by: string): void;
-  dispose(by?: string): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (by) this.disposedBy = ` by ${by}`;
-    this.target.free();
-    this.lengthTarget?.free();
-    this.owner.releaseStream(this);
+  dispose(): void {
+    disposeStream(this, '');
   }
+}
 
-  /** @internal */
-  assertAlive(what: string): void {
-    if (this.disposed) throw new Error(`stream.${what}: this stream was disposed${this.disposedBy}; create a new one with engine.stream()`);
-  }
+function checkedState(stream: Stream, what: string): StreamState {
+  const state = stateOf(stream);
+  if (state.disposed) throw new Error(`stream.${what}: this stream was disposed${state.disposedBy}; create a new one with engine.stream()`);
+  return state;
+}
+
+/** @internal Throws if the stream was disposed, naming `what` was attempted. */
+export function assertStreamAlive(stream: Stream, what: string): void {
+  checkedState(stream, what);
+}
+
+/** @internal The engine that made the stream. */
+export function ownerOf(stream: Stream): StreamOwner {
+  return stateOf(stream).owner;
+}
+
+/** @internal What the passes read of a stream. */
+export function viewOf(stream: Stream): StreamView {
+  const state = stateOf(stream);
+  return { target: state.target, layout: stream.layout, type: stream.type, format: state.format, length: state.length, lengthTarget: state.lengthTarget };
+}
+
+/** @internal Disposes a stream; `by` names what did it (e.g. 'engine.dispose()') in later errors. */
+export function disposeStream(stream: Stream, by: string): void {
+  const state = stateOf(stream);
+  if (state.disposed) return;
+  state.disposed = true;
+  if (by) state.disposedBy = ` by ${by}`;
+  state.target.free();
+  state.lengthTarget?.free();
+  state.owner.releaseStream(stream);
 }

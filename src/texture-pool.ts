@@ -3,7 +3,8 @@
 // allocations of one compaction cost more than all of its passes together. Every pass writes all
 // texels of its target, so a recycled target's old contents never show.
 import type { ResourceTracker } from './resources.js';
-import { RenderTarget, type TargetRecycler, type TexelFormat } from './render-target.js';
+import { RenderTarget, type TargetRecycler } from './render-target.js';
+import type { TexelFormat } from './texel-format.js';
 
 export class TexturePool implements TargetRecycler {
   private readonly idle = new Map<string, RenderTarget[]>();
@@ -59,5 +60,5 @@ export class TexturePool implements TargetRecycler {
 }
 
 function key(width: number, height: number, format: TexelFormat): string {
-  return `${width}x${height}:${format}`;
+  return `${width}x${height}:${format.name}`;
 }

@@ -6,6 +6,7 @@ import * as twgl from 'twgl.js';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { drawBlockLines, type ConcatMode } from '../src/compact/concatenate.js';
 import type { Engine } from '../src/index.js';
+import { gpuOf, viewOf } from '../src/internal.js';
 import { testContext } from './support/engine.js';
 
 const countWrites = `#version 300 es
@@ -14,12 +15,9 @@ flat in uvec2 v_block;
 out vec4 writes;
 void main() { writes = vec4(1.0 / 255.0, 0.0, 0.0, 1.0); }`;
 
-interface Internals {
-  gpu: Parameters<typeof drawBlockLines>[0];
-}
 
 function coverage(gl: WebGL2RenderingContext, engine: Engine, mode: ConcatMode, width: number, height: number, counts: number[]) {
-  const gpu = (engine as unknown as Internals).gpu;
+  const gpu = gpuOf(engine);
   const prefix: number[] = [];
   counts.reduce((sum, c) => (prefix.push(sum + c), sum + c), 0);
   const countsStream = engine.stream(Uint32Array.from(counts));
@@ -32,8 +30,8 @@ function coverage(gl: WebGL2RenderingContext, engine: Engine, mode: ConcatMode, 
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.ONE, gl.ONE);
     drawBlockLines(gpu, mode, {
-      blockCounts: countsStream.target,
-      blockKeptPrefix: prefixStream.target,
+      blockCounts: viewOf(countsStream).target,
+      blockKeptPrefix: viewOf(prefixStream).target,
       blockCount: counts.length,
     }, { framebuffer: target.framebuffer, width, height }, { name: 'count-writes.frag', source: countWrites, uniforms: {} });
     gl.disable(gl.BLEND);

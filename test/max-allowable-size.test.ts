@@ -4,13 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { readBits } from '../src/adapter.js';
 import type { Engine } from '../src/index.js';
 import { blellochBlockScan } from '../src/scan/blelloch.js';
-import type { BlockScan } from '../src/scan/block-scan.js';
+import { COUNT_FORMAT, gpuOf } from '../src/internal.js';
 import { hillisSteeleBlockScan } from '../src/scan/hillis-steele.js';
 import { expectSameBits, testEngine } from './support/engine.js';
 import { referenceMaxAllowableSize } from './support/reference.js';
 import { randomKept } from './support/streams.js';
 
-type Internals = { gpu: Parameters<BlockScan>[0] };
 
 describe.each([
   ['recursive-doubling', hillisSteeleBlockScan],
@@ -18,7 +17,7 @@ describe.each([
 ] as const)('%s MAS', (_name, blockScan) => {
   it.each([16, 256, 2048])('block %i, including padding past the stream end', async (blockSize) => {
     const engine: Engine = await testEngine();
-    const gpu = (engine as unknown as Internals).gpu;
+    const gpu = gpuOf(engine);
     const n = 2048 * 5 + 123;
     const kept = randomKept(n, 0.37, blockSize);
     const invalidFlags = engine.stream(Uint32Array.from(kept, (k) => (k ? 0 : 1)));
@@ -27,7 +26,7 @@ describe.each([
     const padded = new Uint32Array(layout.capacity).fill(1);
     padded.set(Uint32Array.from(kept, (k) => (k ? 0 : 1)));
     const flags = engine.stream(padded);
-    const mas = blockScan(gpu, { texture: flags.target.texture, width: layout.width, height: layout.height, format: 'r32ui' }, {
+    const mas = blockScan(gpu, { texture: flags.texture, width: layout.width, height: layout.height, format: COUNT_FORMAT }, {
       blockLog2: Math.log2(blockSize),
       floatValues: false,
       exclusive: false,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
 import { testContext } from './support/engine.js';
 import { countGlObjects } from './support/gl-objects.js';
+import { gpuOf } from '../src/internal.js';
 
 async function mixedWork(engine: Engine, i: number): Promise<void> {
   const data = Uint32Array.from({ length: 3000 + i }, (_, j) => (j * 7 + i) % 5);
@@ -103,7 +104,7 @@ describe('failure inside a scan', () => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
     const stream = engine.stream(new Uint32Array(5000).fill(1));
-    const gpu = (engine as unknown as { gpu: { program: (...args: unknown[]) => unknown } }).gpu;
+    const gpu = gpuOf(engine) as unknown as { program: (...args: unknown[]) => unknown };
     const program = gpu.program.bind(gpu);
     let calls = 0;
     gpu.program = (...args: unknown[]) => {

@@ -4,21 +4,22 @@
 // WebGL2 form of the paper's render-to-vertex-array), or are computed in the line vertex shader
 // itself from gl_VertexID ('vertex-fetch'), where transform feedback is missing.
 import { mat4 } from 'gl-matrix';
-import * as twgl from 'twgl.js';
 import blockEndpoints from '../../glsl/block-endpoints.vert';
 import blockLinesFeedback from '../../glsl/block-lines-feedback.vert';
 import blockLinesFetch from '../../glsl/block-lines-fetch.vert';
 import blockLines from '../../glsl/block-lines.frag';
 import captureOnly from '../../glsl/capture-only.frag';
+import type { DrawTarget, Gpu, Uniforms } from '../gpu.js';
 import type { Defines } from '../programs.js';
-import type { Gpu } from '../gpu.js';
 import type { RenderTarget } from '../render-target.js';
 
-export type ConcatMode = 'transform-feedback' | 'vertex-fetch';
+/** The two ways to get the lines' endpoints, in the order 'auto' prefers them. */
+export const concatModes = ['transform-feedback', 'vertex-fetch'] as const;
+export type ConcatMode = (typeof concatModes)[number];
 
 export interface ConcatInput {
   /** The per-block search the line fragments run (glsl/block-search.glsl): variant and inputs. */
-  search: { defines: Defines; uniforms: Record<string, unknown> };
+  search: { defines: Defines; uniforms: Uniforms };
   /** Kept count per block, one texel per block (row-major block order). */
   blockCounts: RenderTarget;
   /** Inclusive scan of blockCounts, same layout. */
@@ -27,21 +28,14 @@ export interface ConcatInput {
   blockCount: number;
 }
 
-/** Bytes per captured vertex: vec2 position + uvec2 (first output index, block number). */
-const FEEDBACK_STRIDE = 16;
-
-/** Where the lines go: any framebuffer (the coverage test uses a blending RGBA8 one). */
-export interface LineTarget {
-  framebuffer: WebGLFramebuffer;
-  width: number;
-  height: number;
-}
+/** Bytes per captured vertex: one uvec4 (position bits, first output index, block number). */
+const ENDPOINT_BYTES = 16;
 
 /** The fragment shader the lines run, with its uniforms (block-lines.frag for a compaction). */
 export interface LineShading {
   name: string;
   source: string;
-  uniforms: Record<string, unknown>;
+  uniforms: Uniforms;
   defines?: Defines;
 }
 
@@ -68,10 +62,9 @@ export function drawBlockLines(
   gpu: Gpu,
   mode: ConcatMode,
   blocks: Pick<ConcatInput, 'blockCounts' | 'blockKeptPrefix' | 'blockCount'>,
-  output: LineTarget,
+  output: DrawTarget,
   shading: LineShading,
 ): void {
-  const gl = gpu.gl;
   const blockUniforms = {
     u_blockCounts: blocks.blockCounts.texture,
     u_blockKeptPrefix: blocks.blockKeptPrefix.texture,
@@ -82,85 +75,39 @@ export function drawBlockLines(
     ...shading.uniforms,
     u_pixelToClip: mat4.ortho(mat4.create(), 0, output.width, 0, output.height, -1, 1),
   };
-  const vertexCount = blocks.blockCount * 4;
+  const count = blocks.blockCount * 4;
   if (mode === 'vertex-fetch') {
     const program = gpu.programs.get({ name: `block-lines-fetch.vert+${shading.name}`, vertex: blockLinesFetch, fragment: shading.source, defines: shading.defines });
-    gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
-    gl.viewport(0, 0, output.width, output.height);
-    gl.useProgram(program.program);
-    twgl.setUniforms(program, { ...blockUniforms, ...lineUniforms });
-    gpu.bindEmptyVertexArray();
-    gl.drawArrays(gl.LINES, 0, vertexCount);
-  } else {
-    drawFromTransformFeedback(gpu, vertexCount, blockUniforms, lineUniforms, output, shading);
+    gpu.draw({ program, target: output, primitive: 'lines', count, uniforms: { ...blockUniforms, ...lineUniforms } });
+    return;
   }
-  gpu.stats.passes += 1;
-  gpu.stats.drawCalls += 1;
+  const capture = gpu.programs.get({ name: 'block-endpoints.vert', vertex: blockEndpoints, fragment: captureOnly, transformFeedbackVarying: 'v_endpoint' });
+  const lines = gpu.programs.get({ name: `block-lines-feedback.vert+${shading.name}`, vertex: blockLinesFeedback, fragment: shading.source, defines: shading.defines });
+  gpu.scope((scope) => {
+    const gl = gpu.gl;
+    const buffer = scope.create('buffers');
+    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+    gl.bufferData(gl.ARRAY_BUFFER, count * ENDPOINT_BYTES, gl.DYNAMIC_COPY);
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    // Pass 1: one point per endpoint, rasterizer off, the endpoint captured into the buffer.
+    gpu.draw({ program: capture, primitive: 'points', count, uniforms: blockUniforms, capture: { feedback: scope.create('transformFeedbacks'), buffer } });
+    // Pass 2: the captured vertices as gl.LINES into the output.
+    const vertexArray = endpointVertexArray(gpu, lines.info.program, buffer);
+    scope.release('vertexArrays', vertexArray);
+    gpu.draw({ program: lines, target: output, primitive: 'lines', count, vertexArray, uniforms: lineUniforms });
+  });
 }
 
-function drawFromTransformFeedback(
-  gpu: Gpu,
-  vertexCount: number,
-  blockUniforms: Record<string, unknown>,
-  lineUniforms: Record<string, unknown>,
-  output: LineTarget,
-  shading: LineShading,
-): void {
+/** A vertex array reading one uvec4 `a_endpoint` per vertex from `buffer` (integer attribute, no conversion). */
+function endpointVertexArray(gpu: Gpu, program: WebGLProgram, buffer: WebGLBuffer): WebGLVertexArrayObject {
   const gl = gpu.gl;
-  const capture = gpu.programs.get({
-    name: 'block-endpoints.vert',
-    vertex: blockEndpoints,
-    fragment: captureOnly,
-    transformFeedbackVaryings: ['v_position', 'v_block'],
-  });
-  const lines = gpu.programs.get({ name: `block-lines-feedback.vert+${shading.name}`, vertex: blockLinesFeedback, fragment: shading.source, defines: shading.defines });
-  const buffer = gl.createBuffer()!;
-  gpu.tracker.created('buffers');
-  const feedback = gl.createTransformFeedback()!;
-  gpu.tracker.created('transformFeedbacks');
-  let vertexArray: WebGLVertexArrayObject | undefined;
-  try {
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-    gl.bufferData(gl.ARRAY_BUFFER, vertexCount * FEEDBACK_STRIDE, gl.DYNAMIC_COPY);
-    gl.bindBuffer(gl.ARRAY_BUFFER, null);
-
-    // Pass 1: one point per endpoint, rasterizer off, varyings captured into the buffer.
-    gl.useProgram(capture.program);
-    twgl.setUniforms(capture, blockUniforms);
-    gpu.bindEmptyVertexArray();
-    gl.enable(gl.RASTERIZER_DISCARD);
-    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, feedback);
-    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
-    gl.beginTransformFeedback(gl.POINTS);
-    gl.drawArrays(gl.POINTS, 0, vertexCount);
-    gl.endTransformFeedback();
-    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
-    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
-    gl.disable(gl.RASTERIZER_DISCARD);
-    gpu.stats.passes += 1;
-    gpu.stats.drawCalls += 1;
-
-    // Pass 2: the captured vertices as gl.LINES into the output.
-    const bufferInfo: twgl.BufferInfo = {
-      numElements: vertexCount,
-      attribs: {
-        a_position: { buffer, numComponents: 2, type: gl.FLOAT, stride: FEEDBACK_STRIDE, offset: 0 },
-        a_block: { buffer, numComponents: 2, type: gl.UNSIGNED_INT, stride: FEEDBACK_STRIDE, offset: 8 },
-      },
-    };
-    const vertexArrayInfo = twgl.createVertexArrayInfo(gl, lines, bufferInfo);
-    vertexArray = vertexArrayInfo.vertexArrayObject!;
-    gpu.tracker.created('vertexArrays');
-    gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
-    gl.viewport(0, 0, output.width, output.height);
-    gl.useProgram(lines.program);
-    twgl.setUniforms(lines, lineUniforms);
-    gl.bindVertexArray(vertexArray);
-    gl.drawArrays(gl.LINES, 0, vertexCount);
-    gl.bindVertexArray(null);
-  } finally {
-    if (vertexArray) gpu.release('vertexArrays', vertexArray);
-    gpu.release('transformFeedbacks', feedback);
-    gpu.release('buffers', buffer);
-  }
+  const vertexArray = gpu.create('vertexArrays');
+  const location = gl.getAttribLocation(program, 'a_endpoint');
+  gl.bindVertexArray(vertexArray);
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.enableVertexAttribArray(location);
+  gl.vertexAttribIPointer(location, 4, gl.UNSIGNED_INT, ENDPOINT_BYTES, 0);
+  gl.bindVertexArray(null);
+  gl.bindBuffer(gl.ARRAY_BUFFER, null);
+  return vertexArray;
 }

@@ -1,5 +1,6 @@
 // Turns the user's `keep` option into the GLSL `keepElement(bits, index)` that keep-flags.frag
 // calls, and turns a compile error in a user's `{ glsl }` snippet into an error about their lines.
+import { GENERATED_SOURCE, spliceAtMarker } from '../programs.js';
 import type { ElementType } from '../stream.js';
 
 export type KeepOption = 'nonzero' | { lessEqual: number } | { greaterThan: number } | { glsl: string };
@@ -14,7 +15,8 @@ export interface KeepFunction {
 }
 
 const KEEP_MARKER = '//@KEEP_FUNCTION';
-const USER_BODY_START = '// --- user keep() body ---';
+/** Source-string number of the user's snippet: the driver's log then cites the user's own lines. */
+const USER_SOURCE = 1000;
 
 /** Names the generated shader owns; a snippet that uses them could break or spy on the pass. */
 const reservedNames = ['outValue', 'keepElement', 'decodeValue', 'texelOf', 'indexOf', 'streamLength', 'main'];
@@ -77,7 +79,7 @@ bool keepElement(uvec4 bits, uint index) { return ${test}; }`,
   }
   const body = keep.glsl;
   return {
-    source: `bool keep(vec4 value, uint index) {\n${USER_BODY_START}\n${body}\n}\nbool keepElement(uvec4 bits, uint index) { return keep(decodeValue(bits), index); }`,
+    source: `bool keep(vec4 value, uint index) {\n#line 1 ${USER_SOURCE}\n${body}\n}\n#line 1 ${GENERATED_SOURCE}\nbool keepElement(uvec4 bits, uint index) { return keep(decodeValue(bits), index); }`,
     uniforms: {},
     key: `glsl:${body}`,
     userBody: body,
@@ -85,8 +87,7 @@ bool keepElement(uvec4 bits, uint index) { return ${test}; }`,
 }
 
 export function insertKeepFunction(fragmentSource: string, keep: KeepFunction): string {
-  if (!fragmentSource.includes(KEEP_MARKER)) throw new Error('internal: keep-flags.frag lost its keep marker');
-  return fragmentSource.replace(KEEP_MARKER, keep.source);
+  return spliceAtMarker(fragmentSource, KEEP_MARKER, keep.source);
 }
 
 /** Rejects snippets that would not be a plain function body of the engine's shader. */
@@ -117,26 +118,25 @@ export function describeUserCompileError(gl: WebGL2RenderingContext, fragmentSou
     gl.compileShader(shader);
     if (gl.getShaderParameter(shader, gl.COMPILE_STATUS)) return null;
     const log = gl.getShaderInfoLog(shader) ?? '';
-    const lines = fragmentSource.split('\n');
-    const firstBodyLine = lines.indexOf(USER_BODY_START) + 2; // 1-based line of the body's first line
     const bodyLines = body.split('\n');
     const messages: string[] = [];
     const marked = new Set<number>();
     for (const entry of log.split('\n').filter((l) => l.trim())) {
-      const match = entry.match(/^\s*(?:ERROR|WARNING):\s*\d+:(\d+):\s*(.*)$/);
+      const match = entry.match(/^\s*(?:ERROR|WARNING):\s*(\d+):(\d+):\s*(.*)$/);
       if (!match) {
         messages.push(entry.trim());
         continue;
       }
-      const userLine = Number(match[1]) - firstBodyLine + 1;
+      const [, source, line, text] = match;
+      const userLine = Number(source) === USER_SOURCE ? Number(line) : 0;
       if (userLine >= 1 && userLine <= bodyLines.length) {
         marked.add(userLine);
-        messages.push(`line ${userLine}: ${match[2]}`);
+        messages.push(`line ${userLine}: ${text}`);
       } else if (userLine === bodyLines.length + 1) {
         marked.add(bodyLines.length);
-        messages.push(`end of the keep() body: ${match[2]}`);
+        messages.push(`end of the keep() body: ${text}`);
       } else {
-        messages.push(`in the engine's wrapper around keep(): ${match[2]}`);
+        messages.push(`in the engine's wrapper around keep(): ${text}`);
       }
     }
     const width = String(bodyLines.length).length;

@@ -1,16 +1,17 @@
 // What engine.compact() returns: the compacted stream (still on the GPU), its count, and the cost.
 import type { PassStats } from '../stats.js';
 import type { Stream, StreamData } from '../stream.js';
-import type { CompactionAlgorithm } from './compact.js';
+import type { ScanAlgorithm } from '../scan/algorithms.js';
+import type { CompactionAlgorithm, RequestedAlgorithm } from './algorithms.js';
 import type { ConcatMode } from './concatenate.js';
 
 export interface CompactStats extends PassStats {
   /** The path taken: 'horn-global' is Horn over the whole stream (options.global). */
   algorithm: CompactionAlgorithm;
-  requestedAlgorithm: 'jumping-jack' | 'horn' | 'auto';
+  requestedAlgorithm: RequestedAlgorithm;
   concat: ConcatMode | 'none';
   blockSize: number | undefined;
-  scan: 'recursive-doubling' | 'blelloch';
+  scan: ScanAlgorithm;
   /** Radix of the recursive-doubling scans (unused by Blelloch). */
   radix: number;
   output: 'values' | 'indices';

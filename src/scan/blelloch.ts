@@ -12,15 +12,12 @@ import { hillisSteeleBlockScan } from './hillis-steele.js';
 export const blellochBlockScan: BlockScan = (gpu, input, options) => {
   const { blockLog2, floatValues } = options;
   if (blockLog2 === 0) return hillisSteeleBlockScan(gpu, input, options);
-
-  // sums[l] = subtree sums of tree level l (level 0 is the input itself).
-  const sums: WebGLTexture[] = [input.texture];
-  const owned: RenderTarget[] = [];
-  try {
+  return gpu.scope((scope) => {
+    // sums[l] = subtree sums of tree level l (level 0 is the input itself).
+    const sums: WebGLTexture[] = [input.texture];
     const up = gpu.program({ name: 'blelloch-up-sweep.frag', fragment: blellochUpSweep, defines: { FLOAT_VALUES: floatValues } });
     for (let level = 1; level < blockLog2; level++) {
-      const target = gpu.target(input.width >> level, input.height, input.format);
-      owned.push(target);
+      const target = scope.target(input.width >> level, input.height, input.format);
       gpu.pass(up, target, { u_children: sums[level - 1] });
       sums.push(target.texture);
     }
@@ -40,19 +37,15 @@ export const blellochBlockScan: BlockScan = (gpu, input, options) => {
           BLOCK_SIZE: last && options.maxAllowableSize ? `${2 ** blockLog2}u` : undefined,
         },
       });
-      const target = gpu.target(input.width >> level, input.height, input.format);
-      owned.push(target);
-      if (last) result = target;
+      const target = scope.target(input.width >> level, input.height, input.format);
       gpu.pass(program, target, {
         u_parentPrefix: parentPrefix ?? sums[0],
         u_subtreeSums: sums[level],
         u_invalidFlags: input.texture,
       });
       parentPrefix = target.texture;
+      result = target;
     }
-    owned.pop(); // the result, written last, now belongs to the caller
-    return result!;
-  } finally {
-    for (const target of owned) target.free();
-  }
+    return scope.keep(result!); // the last level written is the scan; the tree levels are freed
+  });
 };

@@ -1,8 +1,7 @@
 // The shape shared by the two segmented (per-block) scans.
 import type { Gpu } from '../gpu.js';
-import type { RenderTarget, TexelFormat } from '../render-target.js';
-
-export type ScanAlgorithm = 'recursive-doubling' | 'blelloch';
+import type { RenderTarget } from '../render-target.js';
+import type { TexelFormat } from '../texel-format.js';
 
 export interface BlockScanInput {
   texture: WebGLTexture;

@@ -29,15 +29,12 @@ export function globalScan(gpu: Gpu, input: BlockScanInput, options: GlobalScanO
     return options.blockScan(gpu, input, { blockLog2, floatValues, exclusive, radix });
   }
 
-  const owned: RenderTarget[] = [];
-  try {
-    const blocks = options.blockScan(gpu, input, { blockLog2, floatValues, exclusive: false, radix });
-    owned.push(blocks);
+  return gpu.scope((scope) => {
+    const blocks = scope.own(options.blockScan(gpu, input, { blockLog2, floatValues, exclusive: false, radix }));
 
     const blockCount = (input.width * input.height) >> blockLog2;
     const totalsLayout = compactLayoutFor(blockCount, options.maxTextureSize);
-    const totals = gpu.target(totalsLayout.width, totalsLayout.height, input.format);
-    owned.push(totals);
+    const totals = scope.target(totalsLayout.width, totalsLayout.height, input.format);
     gpu.pass(gpu.program({ name: 'block-totals.frag', fragment: blockTotals }), totals, {
       u_blockScan: blocks.texture,
       u_blockLog2: blockLog2,
@@ -46,32 +43,24 @@ export function globalScan(gpu: Gpu, input: BlockScanInput, options: GlobalScanO
       u_blockCount: blockCount,
     });
 
-    const prefix = globalScan(gpu, { ...input, texture: totals.texture, width: totals.width, height: totals.height }, {
+    const prefix = scope.own(globalScan(gpu, { ...input, texture: totals.texture, width: totals.width, height: totals.height }, {
       ...options,
       exclusive: true,
-    });
-    owned.push(prefix);
+    }));
 
-    const result = gpu.target(input.width, input.height, input.format);
+    const result = scope.target(input.width, input.height, input.format);
     const program = gpu.program({
       name: 'add-block-offsets.frag',
       fragment: addBlockOffsets,
       defines: { FLOAT_VALUES: floatValues, EXCLUSIVE: exclusive },
     });
-    try {
-      gpu.pass(program, result, {
-        u_blockScan: blocks.texture,
-        u_blockPrefix: prefix.texture,
-        u_blockLog2: blockLog2,
-        u_widthLog2: widthLog2,
-        u_prefixWidthLog2: totalsLayout.widthLog2,
-      });
-    } catch (error) {
-      result.free();
-      throw error;
-    }
-    return result;
-  } finally {
-    for (const target of owned) target.free();
-  }
+    gpu.pass(program, result, {
+      u_blockScan: blocks.texture,
+      u_blockPrefix: prefix.texture,
+      u_blockLog2: blockLog2,
+      u_widthLog2: widthLog2,
+      u_prefixWidthLog2: totalsLayout.widthLog2,
+    });
+    return scope.keep(result);
+  });
 }

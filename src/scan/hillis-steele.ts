@@ -6,15 +6,15 @@ import hillisSteeleStep from '../../glsl/hillis-steele-step.frag';
 import { PingPong } from '../ping-pong.js';
 import type { BlockScan } from './block-scan.js';
 
-export const hillisSteeleBlockScan: BlockScan = (gpu, input, options) => {
-  const { blockLog2 } = options;
-  const radix = options.radix ?? 2;
-  const pingPong = new PingPong(gpu, input.width, input.height, input.format);
-  // A block of one element still needs one pass (a copy, or zeros when exclusive); an offset of
-  // 1 adds nothing there, since no element has a left neighbour in its block.
-  const steps = hillisSteelePasses(blockLog2, radix);
-  let source = input.texture;
-  try {
+export const hillisSteeleBlockScan: BlockScan = (gpu, input, options) =>
+  gpu.scope((scope) => {
+    const { blockLog2 } = options;
+    const radix = options.radix ?? 2;
+    const pingPong = new PingPong(scope, input.width, input.height, input.format);
+    // A block of one element still needs one pass (a copy, or zeros when exclusive); an offset of
+    // 1 adds nothing there, since no element has a left neighbour in its block.
+    const steps = hillisSteelePasses(blockLog2, radix);
+    let source = input.texture;
     for (let step = 0; step < steps; step++) {
       const last = step === steps - 1;
       const program = gpu.program({
@@ -31,16 +31,12 @@ export const hillisSteeleBlockScan: BlockScan = (gpu, input, options) => {
         u_input: source,
         u_offset: radix ** step,
         u_blockLog2: blockLog2,
-        u_invalidFlags: input.texture,
+        ...(last && options.maxAllowableSize ? { u_invalidFlags: input.texture } : {}),
       });
       source = pingPong.swap();
     }
-  } catch (error) {
-    pingPong.free(); // a pass that cannot be built must not strand both halves outside the pool
-    throw error;
-  }
-  return pingPong.takeResult();
-};
+    return scope.keep(pingPong.result);
+  });
 
 /** Passes for one block scan: ceil(log_radix b), at least 1. */
 export function hillisSteelePasses(blockLog2: number, radix: number): number {

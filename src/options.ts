@@ -1,0 +1,191 @@
+// The public options and their validation. Each check throws an Error naming the argument, what
+// was given and what is allowed, before any GL object is made (validate.ts has the helpers).
+import { compactionPath, requestedAlgorithmNames, type CompactionAlgorithm, type RequestedAlgorithm } from './compact/algorithms.js';
+import { concatModes, type ConcatMode } from './compact/concatenate.js';
+import type { KeepOption } from './compact/keep-function.js';
+import { isPowerOfTwo, MAX_BLOCK_SIZE } from './layout.js';
+import { DEFAULT_RADIX, defaultScan, radices, scanAlgorithmNames, type ScanAlgorithm } from './scan/algorithms.js';
+import type { StreamData } from './stream.js';
+import { formatForComponents, streamComponents, type TexelFormat } from './texel-format.js';
+import { describe, finiteNumber, oneOf, optionsObject } from './validate.js';
+import type { ElementType } from './stream.js';
+
+export interface EngineOptions {
+  /**
+   * Idle texture memory the engine keeps for reuse, in bytes (default 512 MiB). Allocating a
+   * texture costs a full clear, so reuse makes repeated calls several times faster; 0 disables it.
+   * `engine.trim()` frees the idle textures at any time.
+   */
+  texturePoolBytes?: number;
+  /**
+   * Check every draw: GL errors, framebuffer completeness, and that every uniform the engine sets
+   * exists in the pass's shaders. Slow (getError stalls the pipeline); for development. Default false.
+   */
+  debug?: boolean;
+}
+
+export interface StreamOptions {
+  /** Components per element: 1 (scalars) or 4 (e.g. particles as vec4). Default 1. */
+  components?: 1 | 4;
+}
+
+export interface ScanOptions {
+  /** Default: 'blelloch', except 'recursive-doubling' for segmented scans with blockSize 16. */
+  algorithm?: ScanAlgorithm;
+  exclusive?: boolean;
+  /** Segmented scan: restart the sum every `blockSize` elements (power of two, 16..2048). Default: one scan over the whole stream. */
+  blockSize?: number;
+  /** Recursive doubling: elements added per pass, 2 (the paper's), 4, 8 or 16. Default 4. */
+  radix?: number;
+}
+
+export interface CompactOptions {
+  keep: KeepOption;
+  /** 'jumping-jack': any order (paper Sec. 4); 'horn': input order kept; 'auto': see README "Choosing an algorithm". */
+  algorithm?: RequestedAlgorithm;
+  /** Power of two, 16..2048. Default 256. */
+  blockSize?: number;
+  /** Horn only: search the whole stream's prefix sum (Horn 2005: no blocks, no concatenation). */
+  global?: boolean;
+  concat?: ConcatMode | 'auto';
+  output?: 'values' | 'indices';
+  /** Scan used inside the blocks. Default: 'recursive-doubling' for block size 16, else 'blelloch'. */
+  scan?: ScanAlgorithm;
+  /** Radix of the recursive-doubling scans (see ScanOptions.radix). */
+  radix?: number;
+}
+
+export const DEFAULT_TEXTURE_POOL_BYTES = 512 * 2 ** 20;
+export const DEFAULT_BLOCK_SIZE = 256;
+
+export function parseEngineOptions(options: unknown): Required<EngineOptions> {
+  const opts = optionsObject('createEngine(gl, options)', options, ['texturePoolBytes', 'debug']);
+  const poolBytes = opts.texturePoolBytes === undefined ? DEFAULT_TEXTURE_POOL_BYTES : opts.texturePoolBytes;
+  if (typeof poolBytes !== 'number' || !(poolBytes >= 0) || !Number.isFinite(poolBytes)) {
+    throw new Error(`createEngine(gl, options): options.texturePoolBytes must be a number of bytes >= 0; got ${describe(poolBytes)}`);
+  }
+  return { texturePoolBytes: poolBytes, debug: booleanOption('createEngine(gl, options): options.debug', opts.debug, false) };
+}
+
+export interface StreamPlan {
+  type: ElementType;
+  format: TexelFormat;
+  length: number;
+}
+
+export function parseStreamArguments(data: unknown, options: unknown, maxTextureSize: number): StreamPlan {
+  const type = elementTypeOf(data);
+  const opts = optionsObject('engine.stream(data, options)', options, ['components']);
+  const format = formatForComponents(opts.components === undefined ? 1 : opts.components);
+  if (!format) {
+    throw new Error(`engine.stream(): options.components must be ${streamComponents.join(' or ')}; got ${describe(opts.components)}`);
+  }
+  const values = (data as StreamData).length;
+  if (values % format.components !== 0) {
+    throw new Error(`engine.stream(): data.length must be a multiple of options.components (${format.components}); got ${values}`);
+  }
+  const length = values / format.components;
+  if (length > maxTextureSize * maxTextureSize) {
+    throw new Error(
+      `engine.stream(data): data is too long for this context's textures; got ${length} elements, ` +
+        `at most ${maxTextureSize}² = ${maxTextureSize * maxTextureSize} elements fit (MAX_TEXTURE_SIZE ${maxTextureSize})`,
+    );
+  }
+  return { type, format, length };
+}
+
+function elementTypeOf(data: unknown): ElementType {
+  if (data instanceof Float32Array) return 'float32';
+  if (data instanceof Uint32Array) return 'uint32';
+  if (data instanceof Int32Array) return 'int32';
+  throw new Error(`engine.stream(data): data must be a Float32Array, Uint32Array or Int32Array; got ${describe(data)}`);
+}
+
+export interface ScanPlan {
+  algorithm: ScanAlgorithm;
+  exclusive: boolean;
+  blockSize: number | undefined;
+  radix: number;
+}
+
+export function parseScanOptions(options: unknown, rowWidth: number): ScanPlan {
+  const opts = optionsObject('engine.scan(stream, options)', options, ['algorithm', 'exclusive', 'blockSize', 'radix']);
+  const blockSize = opts.blockSize === undefined ? undefined : blockSizeOption('engine.scan(): options.blockSize', opts.blockSize, rowWidth);
+  return {
+    algorithm: oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, defaultScan(blockSize)),
+    exclusive: booleanOption('engine.scan(): options.exclusive', opts.exclusive, false),
+    blockSize,
+    radix: radixOption('engine.scan(): options.radix', opts.radix),
+  };
+}
+
+export interface CompactPlanOptions {
+  keep: KeepOption;
+  requested: RequestedAlgorithm;
+  algorithm: CompactionAlgorithm;
+  blockSize: number;
+  concat: ConcatMode | 'auto';
+  outputIndices: boolean;
+  scan: ScanAlgorithm;
+  radix: number;
+}
+
+export function parseCompactOptions(options: unknown, rowWidth: number, transformFeedback: boolean): CompactPlanOptions {
+  const opts = optionsObject('engine.compact(stream, options)', options, ['keep', 'algorithm', 'blockSize', 'global', 'concat', 'output', 'scan', 'radix']);
+  if (options === undefined) throw new Error("engine.compact(stream, options): options.keep is required, e.g. { keep: 'nonzero' }; got no options");
+  const keep = parseKeepOption(opts.keep);
+  const requested = oneOf('engine.compact(): options.algorithm', opts.algorithm, requestedAlgorithmNames, 'auto');
+  const blockSize = blockSizeOption('engine.compact(): options.blockSize', opts.blockSize === undefined ? DEFAULT_BLOCK_SIZE : opts.blockSize, rowWidth);
+  const concat = oneOf('engine.compact(): options.concat', opts.concat, [...concatModes, 'auto'] as const, 'auto');
+  const output = oneOf('engine.compact(): options.output', opts.output, ['values', 'indices'] as const, 'values');
+  const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithmNames, defaultScan(blockSize));
+  const radix = radixOption('engine.compact(): options.radix', opts.radix);
+  const global = booleanOption('engine.compact(): options.global', opts.global, false);
+  if (global && requested !== 'horn') {
+    throw new Error(`engine.compact(): options.global applies to algorithm 'horn' only; got algorithm ${opts.algorithm === undefined ? "'auto' (the default): add algorithm: 'horn'" : describe(opts.algorithm)}`);
+  }
+  if (concat === 'transform-feedback' && !transformFeedback) {
+    throw new Error("engine.compact(): options.concat 'transform-feedback' is not available: this context's transform feedback failed the start-up probe (engine.caps.transformFeedback is false); use 'vertex-fetch' or 'auto'");
+  }
+  return { keep, requested, algorithm: compactionPath(requested, global), blockSize, concat, outputIndices: output === 'indices', scan, radix };
+}
+
+/** The `keep` option, checked (the keep function itself is built from it in keep-function.ts). */
+export function parseKeepOption(keep: unknown): KeepOption {
+  if (keep === 'nonzero') return keep;
+  if (typeof keep === 'object' && keep !== null && !Array.isArray(keep)) {
+    const keys = Object.keys(keep);
+    if (keys.length === 1 && keys[0] === 'lessEqual') return { lessEqual: finiteNumber('engine.compact(): options.keep.lessEqual', (keep as { lessEqual: unknown }).lessEqual) };
+    if (keys.length === 1 && keys[0] === 'greaterThan') return { greaterThan: finiteNumber('engine.compact(): options.keep.greaterThan', (keep as { greaterThan: unknown }).greaterThan) };
+    if (keys.length === 1 && keys[0] === 'glsl') {
+      const glsl = (keep as { glsl: unknown }).glsl;
+      if (typeof glsl !== 'string' || glsl.trim() === '') throw new Error(`engine.compact(): options.keep.glsl must be a non-empty string of GLSL (the body of bool keep(vec4 value, uint index)); got ${describe(glsl)}`);
+      return { glsl };
+    }
+  }
+  throw new Error(`engine.compact(): options.keep must be 'nonzero', { lessEqual: number }, { greaterThan: number } or { glsl: string }; got ${describe(keep)}`);
+}
+
+function booleanOption(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new Error(`${name} must be a boolean; got ${describe(value)}`);
+  return value;
+}
+
+function blockSizeOption(name: string, value: unknown, rowWidth: number): number {
+  if (typeof value !== 'number' || !isPowerOfTwo(value) || value < 16 || value > MAX_BLOCK_SIZE) {
+    throw new Error(`${name} must be a power of two from 16 to ${MAX_BLOCK_SIZE}; got ${describe(value)}`);
+  }
+  if (value > rowWidth) {
+    throw new Error(`${name} ${value} is larger than the stream's row width ${rowWidth}; blocks must fit in a row`);
+  }
+  return value;
+}
+
+function radixOption(name: string, value: unknown): number {
+  if (value === undefined) return DEFAULT_RADIX;
+  if (typeof value !== 'number' || !(radices as readonly number[]).includes(value)) {
+    throw new Error(`${name} must be one of ${radices.join(', ')}; got ${describe(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,66 @@
+// One cleanup scope per driver (gpu.scope): whichever pass of whichever algorithm fails, every
+// intermediate is freed and the engine keeps working. Each operation is run once to count its
+// draws, then once per draw with that draw made to throw.
+import { describe, expect, it } from 'vitest';
+import { createEngine, type Engine, type Stream } from '../src/index.js';
+import { gpuOf } from '../src/internal.js';
+import { testContext } from './support/engine.js';
+
+type Operation = [name: string, run: (engine: Engine, stream: Stream, chained: Stream) => unknown];
+
+function operations(transformFeedback: boolean): Operation[] {
+  const ops: Operation[] = [
+    ['upload', (engine) => engine.stream(new Uint32Array([1, 2, 3]))],
+    ['scan blelloch', (engine, stream) => engine.scan(stream)],
+    ['scan recursive-doubling', (engine, stream) => engine.scan(stream, { algorithm: 'recursive-doubling', radix: 2 })],
+    ['segmented scan blelloch', (engine, stream) => engine.scan(stream, { blockSize: 256 })],
+    ['horn global', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'horn', global: true })],
+  ];
+  for (const concat of transformFeedback ? ['vertex-fetch', 'transform-feedback'] as const : ['vertex-fetch'] as const) {
+    for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
+      ops.push([`${algorithm} ${concat}`, (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm, concat })]);
+    }
+  }
+  ops.push(['compaction of a stream whose length is on the GPU', (engine, _stream, chained) => engine.compact(chained, { keep: 'nonzero' })]);
+  ops.push(['scan of a stream whose length is on the GPU', (engine, _stream, chained) => engine.scan(chained)]);
+  return ops;
+}
+
+describe('a failing pass leaves nothing behind', () => {
+  it('every pass of every algorithm', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const gpu = gpuOf(engine);
+    const stream = engine.stream(Uint32Array.from({ length: 9000 }, (_, i) => i % 3));
+    const chained = engine.compact(stream, { keep: { lessEqual: 1 } }).stream;
+    const draw = gpu.draw.bind(gpu);
+    let injected = 0;
+    for (const [name, run] of operations(engine.caps.transformFeedback)) {
+      let draws = 0;
+      gpu.draw = (call) => (draws++, draw(call));
+      run(engine, stream, chained);
+      // Integer uploads (Chromium) draw nothing; every other operation draws.
+      expect(draws, name).toBeGreaterThan(name === 'upload' && engine.caps.uploadPath === 'integer' ? -1 : 0);
+      engine.trim();
+      // Streams made by the counting run stay alive (owned by the engine); the baseline includes them.
+      const baseline = engine.resources;
+      for (let failAt = 1; failAt <= draws; failAt++) {
+        let call = 0;
+        gpu.draw = (c) => {
+          if (++call === failAt) throw new Error(`injected failure in draw ${failAt} of ${name}`);
+          draw(c);
+        };
+        expect(() => run(engine, stream, chained), `${name}, draw ${failAt}`).toThrow(`injected failure in draw ${failAt} of ${name}`);
+        engine.trim();
+        expect(engine.resources, `${name}, draw ${failAt} of ${draws}`).toEqual(baseline);
+        injected++;
+      }
+      gpu.draw = draw;
+    }
+    console.log(`cleanup: ${injected} injected failures, resources back to baseline after each`);
+    const result = engine.compact(stream, { keep: 'nonzero', algorithm: 'horn' });
+    expect(await result.count()).toBe(6000);
+    engine.dispose();
+    expect(Object.values(engine.resources).every((count) => count === 0)).toBe(true);
+  });
+});

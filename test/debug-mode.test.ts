@@ -1,0 +1,85 @@
+// createEngine(gl, { debug: true }) checks every draw: a uniform name its shaders do not declare
+// (twgl would skip it silently and the pass would keep an old value), an incomplete framebuffer,
+// and any GL error the draw raised. Off by default: no getError on the hot path.
+import { describe, expect, it } from 'vitest';
+import copyTexelFragment from '../glsl/copy-texel.frag';
+import { createEngine } from '../src/index.js';
+import { gpuOf } from '../src/internal.js';
+import { testContext } from './support/engine.js';
+
+async function debugEngine() {
+  const { gl } = await testContext();
+  return { gl, engine: createEngine(gl, { debug: true }) };
+}
+
+describe('debug mode', () => {
+  it('a misspelt uniform throws, naming the pass, the uniform and the shader files', async () => {
+    const { engine } = await debugEngine();
+    const gpu = gpuOf(engine);
+    const target = gpu.target(1, 1);
+    const program = gpu.program({ name: 'copy-texel.frag', fragment: copyTexelFragment });
+    expect(() => gpu.pass(program, target, { u_sourse: target.texture, u_texel: [0, 0] })).toThrow(
+      /debug: pass copy-texel\.frag was given uniform 'u_sourse', which its shaders \(.*copy-texel\.frag.*\) do not declare; declared: .*u_source/,
+    );
+    target.free();
+    engine.dispose();
+  });
+
+  it('is off by default: the same misspelling passes unchecked', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const gpu = gpuOf(engine);
+    const target = gpu.target(1, 1);
+    const program = gpu.program({ name: 'copy-texel.frag', fragment: copyTexelFragment });
+    expect(() => gpu.pass(program, target, { u_sourse: target.texture, u_texel: [0, 0] })).not.toThrow();
+    target.free();
+    engine.dispose();
+  });
+
+  it('an incomplete framebuffer throws before the draw', async () => {
+    const { gl, engine } = await debugEngine();
+    const gpu = gpuOf(engine);
+    const framebuffer = gl.createFramebuffer()!; // no attachment: incomplete
+    const program = gpu.program({ name: 'copy-texel.frag', fragment: copyTexelFragment });
+    expect(() => gpu.pass(program, { framebuffer, width: 4, height: 4 }, {})).toThrow(/debug: the target of pass copy-texel\.frag .* is an incomplete framebuffer/);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.deleteFramebuffer(framebuffer);
+    engine.dispose();
+  });
+
+  it('a GL error raised by a draw throws, naming the pass', async () => {
+    const { gl, engine } = await debugEngine();
+    const gpu = gpuOf(engine);
+    const target = gpu.target(4, 4);
+    const program = gpu.program({ name: 'copy-texel.frag', fragment: copyTexelFragment });
+    // A negative vertex count is INVALID_VALUE in every WebGL2 implementation.
+    expect(() => gpu.draw({ program, target, uniforms: {}, primitive: 'lines', count: -1 })).toThrow(/debug: GL error INVALID_VALUE from pass copy-texel\.frag/);
+    while (gl.getError() !== gl.NO_ERROR);
+    target.free();
+    engine.dispose();
+  });
+
+  it('raises no false alarm: every scan and compaction path runs clean and exact in debug mode', async () => {
+    const { engine } = await debugEngine();
+    const n = 5000;
+    const data = Uint32Array.from({ length: n }, (_, i) => (i * 2654435761) % 7);
+    const stream = engine.stream(data);
+    const expectedKept = Array.from(data).filter((v) => v > 2);
+    const concats = engine.caps.transformFeedback ? (['transform-feedback', 'vertex-fetch'] as const) : (['vertex-fetch'] as const);
+    for (const concat of concats) {
+      for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
+        const result = engine.compact(stream, { keep: { greaterThan: 2 }, algorithm, concat, blockSize: 64 });
+        const got = Array.from(await result.read());
+        expect(algorithm === 'horn' ? got : got.sort()).toEqual(algorithm === 'horn' ? expectedKept : [...expectedKept].sort());
+      }
+    }
+    const global = engine.compact(stream, { keep: { glsl: 'return value.x > 2.0;' }, algorithm: 'horn', global: true });
+    expect(Array.from(await global.read())).toEqual(expectedKept);
+    for (const algorithm of ['recursive-doubling', 'blelloch'] as const) {
+      const sums = await engine.scan(stream, { algorithm, exclusive: true }).read();
+      let sum = 0;
+      expect(Array.from(sums)).toEqual(Array.from(data, (v) => ((sum += v), sum - v)));
+    }
+    engine.dispose();
+  });
+});
