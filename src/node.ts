@@ -1,6 +1,7 @@
 // glcompact/node: a WebGL2 context for Node from headless-gl (npm `gl`, 9.0.0-rc.10 is the one
 // release with WebGL2), made recognisable to twgl.
 import { createRequire } from 'node:module';
+import { patchHeadlessContext as patchContext } from './headless-gl-patches.js';
 
 const require = createRequire(import.meta.url);
 
@@ -48,6 +49,12 @@ function patchHeadlessClasses(): void {
   }
 }
 
+/**
+ * A WebGL2 context from headless-gl, ready for the engine: twgl can recognise its objects, and
+ * {@link patchHeadlessContext} has been applied to it, so transform feedback works (one captured
+ * varying per program; see there). Only the returned context is patched: a context made directly
+ * with `require('gl')(…)` is NOT, unless it is passed to {@link patchHeadlessContext}.
+ */
 export function createHeadlessContext(options: HeadlessContextOptions = {}): WebGL2RenderingContext {
   for (const key of ['width', 'height'] as const) {
     const value = options[key];
@@ -67,7 +74,31 @@ export function createHeadlessContext(options: HeadlessContextOptions = {}): Web
     const where = process.env.DISPLAY ? `DISPLAY=${process.env.DISPLAY}` : 'no DISPLAY set';
     throw new Error(`createHeadlessContext(): headless-gl could not create a WebGL2 context (${where}). ${setupHint}`);
   }
-  return gl;
+  return patchContext(gl);
+}
+
+/**
+ * Makes WebGL2 transform feedback work on a headless-gl (npm `gl` 9.0.0-rc.10) context that you
+ * created yourself with `require('gl')(width, height, { createWebGL2Context: true })`; returns the
+ * same context. {@link createHeadlessContext} already does this; a raw `require('gl')` context is
+ * not patched unless passed here.
+ *
+ * It replaces a few methods on this one context object (never a prototype, never another context;
+ * the browser build does not include it): `bindBuffer`/`bufferData` accept
+ * TRANSFORM_FEEDBACK_BUFFER and the `*_READ`/`*_COPY` usages; `transformFeedbackVaryings`,
+ * `getTransformFeedbackVarying`, `bindBufferBase` and `bindBufferRange` pass GL ids to native code
+ * instead of objects; `getProgramParameter` answers TRANSFORM_FEEDBACK_VARYINGS/_BUFFER_MODE;
+ * `getParameter` returns objects for TRANSFORM_FEEDBACK_BUFFER_BINDING and VERTEX_ARRAY_BINDING.
+ *
+ * Limits that remain (they are in headless-gl's native code): capture ONE varying per program
+ * (`transformFeedbackVaryings` throws for two or more names: pack values into one vec4/uvec4), and
+ * `getBufferSubData` does nothing, so check captured data by drawing from the buffer.
+ *
+ * Idempotent: patching a patched context does nothing.
+ * @throws Error if `gl` is not a WebGL2 context made by headless-gl (browser contexts need no patch).
+ */
+export function patchHeadlessContext(gl: WebGL2RenderingContext): WebGL2RenderingContext {
+  return patchContext(gl);
 }
 
 /** The renderer behind a headless-gl context, unmasked (headless-gl reports only "ANGLE"). */
