@@ -1,11 +1,8 @@
 // What this context can really do, found by running tiny GL tests at start-up, never by reading
 // version strings (headless-gl reports "WebGL 1.0" for its WebGL2 contexts, for one).
-import * as twgl from 'twgl.js';
 import { clearErrors, readBits, uploadBits, type UploadPath } from './adapter.js';
-import feedbackFragment from '../glsl/probe-transform-feedback.frag';
-import feedbackVertex from '../glsl/probe-transform-feedback.vert';
 import type { Gpu } from './gpu.js';
-import { releaseShaders } from './programs.js';
+import { probeTransformFeedback } from './probe-transform-feedback.js';
 
 export interface Capabilities {
   maxTextureSize: number;
@@ -15,7 +12,7 @@ export interface Capabilities {
   integerUpload: boolean;
   /** readPixels(RGBA_INTEGER, UNSIGNED_INT) returns correct data but raises a GL error (headless-gl). */
   readPixelsRaisesError: boolean;
-  /** Transform feedback captures varyings into a buffer (false on headless-gl 9.0.0-rc.10). */
+  /** Transform feedback captures a varying into a buffer that draws right (probe-transform-feedback.ts); on headless-gl only once patched (glcompact/node). */
   transformFeedback: boolean;
   /** R32F render targets (EXT_color_buffer_float). The engine keeps all data in integer targets, so it does not need them. */
   floatRender: boolean;
@@ -79,54 +76,6 @@ function probeReadPixelsError(gpu: Gpu): boolean {
   }
 }
 
-function probeTransformFeedback(gpu: Gpu): boolean {
-  const gl = gpu.gl;
-  let program: WebGLProgram | null = null;
-  let buffer: WebGLBuffer | null = null;
-  let feedback: WebGLTransformFeedback | null = null;
-  const vertexArray = gl.createVertexArray();
-  try {
-    const info = twgl.createProgramInfo(gl, [feedbackVertex, feedbackFragment], {
-      transformFeedbackVaryings: ['v_value'],
-      errorCallback: () => {},
-    });
-    if (!info) return false;
-    program = info.program;
-    releaseShaders(gl, program);
-    buffer = gl.createBuffer();
-    feedback = gl.createTransformFeedback();
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-    gl.bufferData(gl.ARRAY_BUFFER, 3 * 4, gl.DYNAMIC_COPY);
-    gl.bindBuffer(gl.ARRAY_BUFFER, null);
-    gl.useProgram(program);
-    gl.bindVertexArray(vertexArray);
-    gl.enable(gl.RASTERIZER_DISCARD);
-    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, feedback);
-    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
-    gl.beginTransformFeedback(gl.POINTS);
-    gl.drawArrays(gl.POINTS, 0, 3);
-    gl.endTransformFeedback();
-    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
-    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
-    gl.disable(gl.RASTERIZER_DISCARD);
-    const out = new Float32Array(3);
-    gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-    gl.getBufferSubData(gl.ARRAY_BUFFER, 0, out);
-    gl.bindBuffer(gl.ARRAY_BUFFER, null);
-    return clearErrors(gl).length === 0 && out[0] === 0.5 && out[1] === 1.5 && out[2] === 2.5;
-  } catch {
-    return false;
-  } finally {
-    gl.disable(gl.RASTERIZER_DISCARD);
-    if (program) gl.deleteProgram(program);
-    if (buffer) gl.deleteBuffer(buffer);
-    if (feedback) gl.deleteTransformFeedback(feedback);
-    gl.bindVertexArray(null);
-    gl.deleteVertexArray(vertexArray);
-    clearErrors(gl);
-  }
-}
-
 function probeFloatRender(gpu: Gpu): boolean {
   const gl = gpu.gl;
   if (!gl.getExtension('EXT_color_buffer_float')) return false;
@@ -187,7 +136,7 @@ export function probeCapabilities(gpu: Gpu): Capabilities {
     uploadPath: integerUpload ? 'integer' : 'float-bits',
     integerUpload,
     readPixelsRaisesError,
-    transformFeedback: probeTransformFeedback(gpu),
+    transformFeedback: probeTransformFeedback(gl),
     floatRender: probeFloatRender(gpu),
     timerQuery: probeTimerQuery(gpu),
     asyncReadback: supportsAsyncReadback(gl),
