@@ -31,8 +31,9 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
     throw new Error(`internal: upload of ${bits.length} words into ${target.width}×${target.height}×${format.components}`);
   }
   if (path === 'integer') {
+    // Unpack state (alignment 4, no row length, no flip, no premultiply, no unpack buffer) is set by
+    // the guard every public call runs in (gl-state.ts).
     gl.bindTexture(gl.TEXTURE_2D, target.texture);
-    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, target.width, target.height, format.uploadFormat, gl.UNSIGNED_INT, bits);
     gl.bindTexture(gl.TEXTURE_2D, null);
     return;
@@ -69,11 +70,13 @@ export function readBits(gpu: Gpu, target: RenderTarget, texels: number, drainRe
   const gl = gpu.gl;
   const rgba = readBuffer(target, texels);
   if (texels === 0) return texelWords(rgba, target, 0);
-  gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
-  gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
-  gl.readPixels(0, 0, target.width, rgba.length / 4 / target.width, gl.RGBA_INTEGER, gl.UNSIGNED_INT, rgba);
-  if (drainReadError) gl.getError();
-  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  // The guard resets PACK_ROW_LENGTH/PACK_SKIP_* (an app's values corrupt headless-gl's heap here)
+  // and puts the app's framebuffer back.
+  gpu.guard.run(() => {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+    gl.readPixels(0, 0, target.width, rgba.length / 4 / target.width, gl.RGBA_INTEGER, gl.UNSIGNED_INT, rgba);
+    if (drainReadError) gl.getError();
+  });
   return texelWords(rgba, target, texels);
 }
 
@@ -101,17 +104,18 @@ export async function readBitsAsync(gpu: Gpu, target: RenderTarget, texels: numb
   const rgba = readBuffer(target, texels);
   if (texels === 0) return texelWords(rgba, target, 0);
   const rows = rgba.length / 4 / target.width;
-  const buffer = gl.createBuffer()!;
-  gpu.tracker.created('buffers');
+  const buffer = gpu.create('buffers');
   let sync: WebGLSync | null = null;
   try {
-    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
-    gl.bufferData(gl.PIXEL_PACK_BUFFER, rgba.byteLength, gl.STREAM_READ);
-    gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
-    gl.readPixels(0, 0, target.width, rows, gl.RGBA_INTEGER, gl.UNSIGNED_INT, 0);
-    if (drainReadError) gl.getError();
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    // Each synchronous part runs inside the guard: the app may draw between them.
+    gpu.guard.run(() => {
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+      gl.bufferData(gl.PIXEL_PACK_BUFFER, rgba.byteLength, gl.STREAM_READ);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+      gl.readPixels(0, 0, target.width, rows, gl.RGBA_INTEGER, gl.UNSIGNED_INT, 0);
+      if (drainReadError) gl.getError();
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    });
     sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
     gpu.tracker.created('syncs');
     gl.flush();
@@ -122,9 +126,11 @@ export async function readBitsAsync(gpu: Gpu, target: RenderTarget, texels: numb
       if (status !== gl.TIMEOUT_EXPIRED) throw new Error(`readback fence failed (clientWaitSync returned ${status})`);
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
-    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
-    gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, rgba);
-    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    gpu.guard.run(() => {
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+      gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, rgba);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    });
   } finally {
     if (sync) gpu.release('syncs', sync);
     gpu.release('buffers', buffer);

@@ -57,9 +57,9 @@ export class Engine {
   /** @internal Use createEngine(gl, options). */
   constructor(gl: WebGL2RenderingContext, options: Required<EngineOptions>) {
     if (gl.isContextLost()) throw new Error('createEngine(gl): the WebGL context is lost; create the engine after it is restored');
-    this.#gpu = new Gpu(gl, { poolBytes: options.texturePoolBytes, debug: false });
+    this.#gpu = new Gpu(gl, { poolBytes: options.texturePoolBytes, preserveState: options.preserveState, debug: false });
     try {
-      this.caps = probeCapabilities(this.#gpu);
+      this.caps = this.#gpu.guard.run(() => probeCapabilities(this.#gpu));
     } catch (error) {
       this.#gpu.dispose();
       throw error;
@@ -95,11 +95,11 @@ export class Engine {
     const layout = layoutFor(length, this.caps.maxTextureSize);
     const bits = new Uint32Array(layout.capacity * format.components); // zero padding
     bits.set(new Uint32Array(data.buffer, data.byteOffset, data.length));
-    const target = this.#gpu.scope((scope) => {
+    const target = this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
       const target = scope.target(layout.width, layout.height, format);
       uploadBits(this.#gpu, this.caps.uploadPath, target, bits);
       return scope.keep(target);
-    });
+    }));
     return this.#adopt(new Stream({ owner: this.#owner, target, format, length, lengthTarget: undefined }, layout, type));
   }
 
@@ -113,7 +113,7 @@ export class Engine {
     const input = { texture: view.target.texture, width: layout.width, height: layout.height, format: view.format };
     const { blockScan } = scanAlgorithms[plan.algorithm];
     const common = { floatValues: stream.type === 'float32', exclusive: plan.exclusive, radix: plan.radix };
-    return this.#gpu.scope((scope) => {
+    return this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
       // A scan of a stream whose length is still on the GPU keeps its own copy of that length.
       const lengthTarget = view.length === undefined ? scope.own(copyTexel(this.#gpu, view.lengthTarget!, 0, 0)) : undefined;
       const { value: result, stats } = this.#gpu.measure(() =>
@@ -125,7 +125,7 @@ export class Engine {
       this.lastScanStats = { ...stats, algorithm: plan.algorithm, radix: usesRadix ? plan.radix : undefined, blockSize: plan.blockSize, exclusive: plan.exclusive };
       if (lengthTarget) scope.keep(lengthTarget);
       return this.#adopt(new Stream({ owner: this.#owner, target: result, format: view.format, length: view.length, lengthTarget }, layout, stream.type));
-    });
+    }));
   }
 
   /** Keeps the elements `options.keep` accepts; the result stays on the GPU (count included). */
@@ -138,7 +138,7 @@ export class Engine {
     const entry = compactionAlgorithms[plan.algorithm];
     const concat = plan.concat === 'auto' ? (this.caps.transformFeedback ? 'transform-feedback' : 'vertex-fetch') : plan.concat;
     const { blockSize } = plan;
-    const { value, stats } = this.#gpu.measure(() =>
+    const { value, stats } = this.#gpu.guard.run(() => this.#gpu.measure(() =>
       entry.run(this.#gpu, viewOf(stream), {
         keep,
         outputIndices: plan.outputIndices,
@@ -152,7 +152,7 @@ export class Engine {
           to: Math.floor(HYBRID_JUMPING_JACK_KEPT_FRACTIONS.to * blockSize),
         },
       }),
-    );
+    ));
     const format = plan.outputIndices ? COUNT_FORMAT : viewOf(stream).format;
     const output = this.#adopt(new Stream(
       { owner: this.#owner, target: value.output, format, length: undefined, lengthTarget: value.count },
@@ -181,7 +181,7 @@ export class Engine {
   async finish(): Promise<void> {
     this.#assertAlive('finish()');
     this.#gpu.gl.finish();
-    const probe = this.#gpu.target(1, 1);
+    const probe = this.#gpu.guard.run(() => this.#gpu.target(1, 1));
     try {
       await this.#reads.texels(probe, 1);
     } finally {

@@ -3,6 +3,7 @@
 // the transform-feedback capture), so binding, statistics and debug checks live in one place.
 import * as twgl from 'twgl.js';
 import fullscreenVertex from '../glsl/fullscreen.vert';
+import { GlStateGuard } from './gl-state.js';
 import { ProgramCache, type Program, type ProgramRequest } from './programs.js';
 import { RenderTarget } from './render-target.js';
 import { ResourceTracker, type ResourceKind } from './resources.js';
@@ -40,6 +41,8 @@ export type ReleasableKind = Exclude<ResourceKind, 'framebuffers' | 'programs'>;
 
 export interface GpuOptions {
   poolBytes: number;
+  /** Save and restore the app's GL state around every public call (gl-state.ts). */
+  preserveState: boolean;
   /** Check GL errors, framebuffer completeness and uniform names around every draw. */
   debug: boolean;
 }
@@ -57,6 +60,8 @@ export class Gpu {
   readonly tracker = new ResourceTracker();
   readonly programs: ProgramCache;
   readonly pool: TexturePool;
+  /** Sets the state the passes depend on and restores the app's (every public call runs inside it). */
+  readonly guard: GlStateGuard;
   /** Debug checks around every draw (off while the capability probe provokes errors on purpose). */
   debug: boolean;
   /** Counters of the operation in progress; operations swap in a fresh one and report it. */
@@ -66,6 +71,7 @@ export class Gpu {
 
   constructor(readonly gl: WebGL2RenderingContext, options: GpuOptions) {
     this.debug = options.debug;
+    this.guard = new GlStateGuard(gl, { preserve: options.preserveState });
     this.programs = new ProgramCache(gl, this.tracker);
     this.pool = new TexturePool(gl, this.tracker, options.poolBytes);
     this.emptyVertexArray = this.create('vertexArrays');
@@ -88,6 +94,12 @@ export class Gpu {
 
   /** The one draw sequence of the engine: bind, set uniforms, draw, count (and check, in debug mode). */
   draw(call: Draw): void {
+    // Public calls already run inside the guard (nested runs are counted, not saved again); this
+    // covers the tests and benchmarks that draw through the internals.
+    this.guard.run(() => this.drawGuarded(call));
+  }
+
+  private drawGuarded(call: Draw): void {
     const gl = this.gl;
     const { program, target } = call;
     if (this.debug) this.checkUniformNames(call);
@@ -99,6 +111,7 @@ export class Gpu {
       throw new Error(`internal: draw of ${program.name} has neither a target nor a capture buffer`);
     }
     gl.useProgram(program.info.program);
+    this.guard.touchTextureUnits(program.textureUnits);
     twgl.setUniforms(program.info, call.uniforms);
     gl.bindVertexArray(call.vertexArray ?? this.emptyVertexArray);
     const mode = call.primitive === 'lines' ? gl.LINES : call.primitive === 'points' ? gl.POINTS : gl.TRIANGLES;

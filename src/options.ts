@@ -22,6 +22,13 @@ export interface EngineOptions {
    * exists in the pass's shaders. Slow (getError stalls the pipeline); for development. Default false.
    */
   debug?: boolean;
+  /**
+   * Share the context politely (default true): every public call sets the GL state it depends on
+   * and then puts back every piece of state it changed (README "Using glcompact in a graphics app").
+   * false: the state it depends on is still set, but the app's is not saved or restored — for apps
+   * that reset their own state after calling the engine (three.js `renderer.resetState()`).
+   */
+  preserveState?: boolean;
 }
 
 export interface StreamOptions {
@@ -59,12 +66,16 @@ export const DEFAULT_TEXTURE_POOL_BYTES = 512 * 2 ** 20;
 export const DEFAULT_BLOCK_SIZE = 256;
 
 export function parseEngineOptions(options: unknown): Required<EngineOptions> {
-  const opts = optionsObject('createEngine(gl, options)', options, ['texturePoolBytes', 'debug']);
+  const opts = optionsObject('createEngine(gl, options)', options, ['texturePoolBytes', 'debug', 'preserveState']);
   const poolBytes = opts.texturePoolBytes === undefined ? DEFAULT_TEXTURE_POOL_BYTES : opts.texturePoolBytes;
   if (typeof poolBytes !== 'number' || !(poolBytes >= 0) || !Number.isFinite(poolBytes)) {
     throw new Error(`createEngine(gl, options): options.texturePoolBytes must be a number of bytes >= 0; got ${describe(poolBytes)}`);
   }
-  return { texturePoolBytes: poolBytes, debug: booleanOption('createEngine(gl, options): options.debug', opts.debug, false) };
+  return {
+    texturePoolBytes: poolBytes,
+    debug: booleanOption('createEngine(gl, options): options.debug', opts.debug, false),
+    preserveState: booleanOption('createEngine(gl, options): options.preserveState', opts.preserveState, true),
+  };
 }
 
 export interface StreamPlan {

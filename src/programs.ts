@@ -24,6 +24,8 @@ export interface Program {
   readonly files: string;
   /** Every uniform its sources declare, including ones a define compiles out (debug checks). */
   readonly declaredUniforms: ReadonlySet<string>;
+  /** Texture units its samplers use: twgl gives them units 0, 1, ... in order (gl-state.ts saves those). */
+  readonly textureUnits: number;
 }
 
 /** Source-string number of code the engine generates at run time (e.g. the keep function). */
@@ -79,6 +81,19 @@ function declaredUniforms(...sources: string[]): Set<string> {
     for (const match of source.matchAll(/^\s*uniform\s+(?:(?:lowp|mediump|highp)\s+)?\w+\s+(\w+)/gm)) names.add(match[1]);
   }
   return names;
+}
+
+const samplerTypes = new Set([0x8b5e, 0x8b5f, 0x8b60, 0x8b62, 0x8dc1, 0x8dc4, 0x8dc5, 0x8dca, 0x8dcb, 0x8dcc, 0x8dcf, 0x8dd2, 0x8dd3, 0x8dd4, 0x8dd7]);
+
+/** Texture units a linked program's samplers take (arrays count their size). */
+function samplerUnits(gl: WebGL2RenderingContext, program: WebGLProgram): number {
+  let units = 0;
+  const count = gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS) as number;
+  for (let i = 0; i < count; i++) {
+    const info = gl.getActiveUniform(program, i);
+    if (info && samplerTypes.has(info.type)) units += info.size;
+  }
+  return units;
 }
 
 function filesOf(...sources: string[]): string {
@@ -152,7 +167,7 @@ export class ProgramCache {
     // headless-gl; drain them so a later check (debug mode, the probes) sees only its own.
     while (gl.getError() !== gl.NO_ERROR && !gl.isContextLost());
     this.tracker.created('programs');
-    return { name, info, files: filesOf(vertex, fragment), declaredUniforms: declaredUniforms(vertex, fragment) };
+    return { name, info, files: filesOf(vertex, fragment), declaredUniforms: declaredUniforms(vertex, fragment), textureUnits: samplerUnits(gl, info.program) };
   }
 
   dispose(): void {

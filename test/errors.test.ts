@@ -297,16 +297,20 @@ describe('engine.compact() and engine.scan(): bad options', () => {
     await expectCleanFailure(gl, engine, () => engine.compact(stream, opts as never), ...parts);
   });
 
-  it("concat 'transform-feedback' where the probe found it broken (beginTransformFeedback faked to fail)", async () => {
+  it("concat 'transform-feedback' where the probe found it broken (createTransformFeedback faked to fail)", async () => {
     const { gl } = await shared();
-    // Both test platforms capture, so the probe is made to fail: an own property shadows the method.
+    // Both test platforms capture, so the probe is made to fail. headless-gl keeps some methods as
+    // own properties of the context: put back exactly what was there.
     const broken = gl as unknown as Record<string, unknown>;
-    broken.beginTransformFeedback = () => { throw new Error('faked: no transform feedback'); };
+    const hadOwn = Object.prototype.hasOwnProperty.call(broken, 'createTransformFeedback');
+    const original = broken.createTransformFeedback;
+    broken.createTransformFeedback = () => null;
     let engine: Engine;
     try {
       engine = createEngine(gl);
     } finally {
-      delete broken.beginTransformFeedback;
+      if (hadOwn) broken.createTransformFeedback = original;
+      else delete broken.createTransformFeedback;
     }
     expect(engine.caps.transformFeedback).toBe(false);
     const stream = engine.stream(new Uint32Array([0, 1, 2]));
