@@ -50,6 +50,25 @@ const stream = engine.stream(data);
 const counts = new Uint32Array(n).map((_, i) => i & 7);
 const countStream = engine.stream(counts);
 
+if (args.includes('--concat-only')) {
+  // The two concatenation paths (transform-feedback endpoints vs vertex fetch) at several densities:
+  // what concat 'auto' should choose (README "Platform notes").
+  for (const p of [0.05, 0.25, 0.5, 0.75, 0.95]) {
+    for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
+      for (const concat of ['transform-feedback', 'vertex-fetch'] as const) {
+        if (concat === 'transform-feedback' && !engine.caps.transformFeedback) continue;
+        const ms = await median(engine, async () => {
+          const r = engine.compact(stream, { keep: { lessEqual: p }, algorithm, concat });
+          await r.count();
+          r.dispose();
+        });
+        report(`compact kept ${p} b256 ${algorithm} ${concat}`, ms);
+      }
+    }
+  }
+  process.exit(0);
+}
+
 if (args.includes('--density-only')) {
   for (const p of [0.5, 0.8, 0.85, 0.9, 0.95, 0.99, 1.0]) {
     for (const blockSize of [64, 256]) {

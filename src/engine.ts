@@ -3,6 +3,7 @@
 import { uploadBits } from './adapter.js';
 import { isWebGL2, probeCapabilities, type Capabilities } from './capabilities.js';
 import { compactionAlgorithms } from './compact/algorithms.js';
+import { AUTO_CONCAT } from './compact/concatenate.js';
 import { keepFunction, checkUserSnippet } from './compact/keep-function.js';
 import { CompactResult, type CompactStats } from './compact/result.js';
 import { copyTexel } from './copy-texel.js';
@@ -136,7 +137,7 @@ export class Engine {
     const keep = keepFunction(plan.keep, stream.type);
     if (keep.userBody !== undefined) checkUserSnippet(keep.userBody);
     const entry = compactionAlgorithms[plan.algorithm];
-    const concat = plan.concat === 'auto' ? (this.caps.transformFeedback ? 'transform-feedback' : 'vertex-fetch') : plan.concat;
+    const concat = plan.concat === 'auto' ? AUTO_CONCAT : plan.concat;
     const { blockSize } = plan;
     const { value, stats } = this.#gpu.guard.run(() => this.#gpu.measure(() =>
       entry.run(this.#gpu, viewOf(stream), {

@@ -38,9 +38,10 @@ export class RenderTarget {
     gl.bindTexture(gl.TEXTURE_2D, null);
     gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
     gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
-    // Checked once per target, and needed: on headless-gl a framebuffer whose texture was made with
-    // texStorage2D is not drawn into until its status has been checked once (draws write nothing,
-    // silently; test/adapter.node.test.ts shows it).
+    // Checked once per target: an incomplete target becomes a clear error instead of a pass that
+    // silently writes nothing. (Seen on headless-gl while twgl's program introspection left GL errors
+    // queued: draws into new targets wrote nothing until the status had been checked once; the program
+    // cache now drains those errors too, and the exact mechanism is not pinned down.)
     const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {

@@ -192,7 +192,7 @@ async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void>
     });
     disposables.push(result);
     expect(result.stats.algorithm).toBe(global ? 'horn-global' : algorithm === 'auto' ? 'hybrid' : algorithm);
-    if (!global) expect(result.stats.concat).toBe(c.concat === 'auto' ? (engine.caps.transformFeedback ? 'transform-feedback' : 'vertex-fetch') : c.concat);
+    if (!global) expect(result.stats.concat).toBe(c.concat === 'auto' ? 'vertex-fetch' : c.concat);
 
     expect(await result.count(), 'count').toBe(expectedIndices.length);
     const got = await result.read();

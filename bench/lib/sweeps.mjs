@@ -16,7 +16,7 @@ export function keptFraction(invalidPercent) {
 export const SWEEPS = {
   density: {
     title: 'Compaction time vs invalid density (paper Fig. 11)',
-    describe: (c) => `n = 2^${Math.log2(c.n)}, block ${c.blockSize}, uniform [0,1) float32 keep x <= 1 - density; Jumping Jack vs Horn (block) vs Horn (global) vs auto, plus the CPU filter loop`,
+    describe: (c) => `n = 2^${Math.log2(c.n)}, block ${c.blockSize}, uniform [0,1) float32 keep x <= 1 - density; Jumping Jack vs Horn (block) vs Horn (global) vs auto (with each concatenation path), plus the CPU filter loop`,
     config: (quick) => ({ n: quick ? 2 ** 20 : 2 ** 22, blockSize: 256, densities: quick ? QUICK_DENSITIES : DENSITIES }),
     points(c) {
       const series = [
@@ -24,6 +24,9 @@ export const SWEEPS = {
         ['horn (block)', { algorithm: 'horn' }],
         ['horn (global)', { algorithm: 'horn', global: true }],
         ['auto', { algorithm: 'auto' }],
+        // The two ways to get the concatenation lines' endpoints (what concat 'auto' chooses between).
+        ['auto, transform-feedback', { algorithm: 'auto', concat: 'transform-feedback' }],
+        ['auto, vertex-fetch', { algorithm: 'auto', concat: 'vertex-fetch' }],
       ];
       const points = [];
       for (const density of c.densities) {

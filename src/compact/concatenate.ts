@@ -13,9 +13,19 @@ import type { DrawTarget, Gpu, Uniforms } from '../gpu.js';
 import type { Defines } from '../programs.js';
 import type { RenderTarget } from '../render-target.js';
 
-/** The two ways to get the lines' endpoints, in the order 'auto' prefers them. */
+/** The two ways to get the lines' endpoints. */
 export const concatModes = ['transform-feedback', 'vertex-fetch'] as const;
 export type ConcatMode = (typeof concatModes)[number];
+
+/**
+ * What concat 'auto' takes: vertex fetch, measured faster everywhere on the H200 (headless-gl, egl
+ * backend, bench/results/nvidia-h200-pcie-sse2-2026-11-22.json): at 2^22, block 256, 'auto' with
+ * vertex fetch beat transform feedback at 21 of 22 densities by 5-15 % (tied at 75 % invalid), and at
+ * 2^24 by 1.0-1.6 ms (8-14 %) for Jumping Jack, Horn and auto alike. Transform feedback costs a
+ * capture pass and a buffer per call; computing 4 endpoints per block in the line vertex shader is
+ * cheaper. The paper's transform-feedback path stays selectable (and tested) wherever it works.
+ */
+export const AUTO_CONCAT: ConcatMode = 'vertex-fetch';
 
 export interface ConcatInput {
   /** The per-block search the line fragments run (glsl/block-search.glsl): variant and inputs. */
