@@ -3,7 +3,7 @@ import { readBits, readBitsAsync, uploadBits } from './adapter.js';
 import { probeCapabilities, type Capabilities } from './capabilities.js';
 import { compact, type CompactionAlgorithm } from './compact/compact.js';
 import type { ConcatMode } from './compact/concatenate.js';
-import { checkUserSnippet, keepFunction, type KeepOption } from './compact/keep-function.js';
+import { keepFunction, parseKeepOption, type KeepOption } from './compact/keep-function.js';
 import { CompactResult, type CompactStats } from './compact/result.js';
 import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
@@ -16,7 +16,7 @@ import { globalScan } from './scan/global-scan.js';
 import { hillisSteeleBlockScan } from './scan/hillis-steele.js';
 import type { PassStats } from './stats.js';
 import { Stream, type ElementType, type StreamData, type StreamOwner } from './stream.js';
-import { describe, finiteNumber, oneOf, optionsObject } from './validate.js';
+import { describe, oneOf, optionsObject } from './validate.js';
 
 export interface StreamOptions {
   /** Components per element: 1 (scalars) or 4 (e.g. particles as vec4). Default 1. */
@@ -229,7 +229,7 @@ export class Engine implements StreamOwner {
     this.assertOwnStream('engine.compact(stream)', stream);
     const opts = optionsObject('engine.compact(stream, options)', options, ['keep', 'algorithm', 'blockSize', 'global', 'concat', 'output', 'scan', 'radix']);
     if (options === undefined) throw new Error("engine.compact(stream, options): options.keep is required, e.g. { keep: 'nonzero' }; got no options");
-    const keep = this.checkKeep(opts.keep);
+    const keep = parseKeepOption(opts.keep, stream.type);
     const requested = oneOf('engine.compact(): options.algorithm', opts.algorithm, ['jumping-jack', 'horn', 'auto'] as const, 'auto');
     const blockSize = this.checkBlockSize('engine.compact(): options.blockSize', opts.blockSize === undefined ? 256 : opts.blockSize, stream);
     const concatOption = oneOf('engine.compact(): options.concat', opts.concat, ['transform-feedback', 'vertex-fetch', 'auto'] as const, 'auto');
@@ -245,7 +245,6 @@ export class Engine implements StreamOwner {
       throw new Error("engine.compact(): options.concat 'transform-feedback' is not available: this context's transform feedback failed the start-up probe (engine.caps.transformFeedback is false); use 'vertex-fetch' or 'auto'");
     }
     const keepFn = keepFunction(keep, stream.type);
-    if (keepFn.userBody !== undefined) checkUserSnippet(keepFn.userBody);
 
     const algorithm: CompactionAlgorithm = global ? 'horn-global' : requested === 'auto' ? 'hybrid' : requested;
     const concat = global ? 'none' : concatOption === 'auto' ? (this.caps.transformFeedback ? 'transform-feedback' : 'vertex-fetch') : concatOption;
@@ -422,21 +421,6 @@ export class Engine implements StreamOwner {
       throw new Error(`${name} must be one of ${radices.join(', ')}; got ${describe(value)}`);
     }
     return value;
-  }
-
-  private checkKeep(keep: unknown): KeepOption {
-    if (keep === 'nonzero') return keep;
-    if (typeof keep === 'object' && keep !== null && !Array.isArray(keep)) {
-      const keys = Object.keys(keep);
-      if (keys.length === 1 && keys[0] === 'lessEqual') return { lessEqual: finiteNumber('engine.compact(): options.keep.lessEqual', (keep as { lessEqual: unknown }).lessEqual) };
-      if (keys.length === 1 && keys[0] === 'greaterThan') return { greaterThan: finiteNumber('engine.compact(): options.keep.greaterThan', (keep as { greaterThan: unknown }).greaterThan) };
-      if (keys.length === 1 && keys[0] === 'glsl') {
-        const glsl = (keep as { glsl: unknown }).glsl;
-        if (typeof glsl !== 'string' || glsl.trim() === '') throw new Error(`engine.compact(): options.keep.glsl must be a non-empty string of GLSL (the body of bool keep(vec4 value, uint index)); got ${describe(glsl)}`);
-        return { glsl };
-      }
-    }
-    throw new Error(`engine.compact(): options.keep must be 'nonzero', { lessEqual: number }, { greaterThan: number } or { glsl: string }; got ${describe(keep)}`);
   }
 }
 
