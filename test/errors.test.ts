@@ -434,6 +434,7 @@ describe('engine.compact(): user GLSL that is not a plain keep() body (refused b
     ['an engine sampler', 'return texelFetch(u_values, ivec2(0), 0).r > 0u;', [reserved('u_values')]],
     ['an engine define', 'return COMPONENTS == 1;', [reserved('COMPONENTS')]],
     ['an engine define on line 2', 'bool f = true;\nreturn f && LENGTH_FROM_TEXTURE > 0;', [reserved('LENGTH_FROM_TEXTURE', 2)]],
+    ['discard', 'if (value.x == 0u) discard;\nreturn true;', ["keep.glsl: 'discard' is not allowed in keep() (line 1)", 'return false to drop the element']],
     ['a new u_ name', 'uint u_mine = 1u;\nreturn value.x > u_mine;', ["keep.glsl: 'u_mine' uses the engine's u_ prefix, reserved for its uniforms (line 1)"]],
   ])('%s', async (_, glsl, parts) => {
     const { gl, engine, stream } = await shared();

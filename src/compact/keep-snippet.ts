@@ -145,7 +145,7 @@ export function uniformNameProblem(name: string): string | undefined {
  * Rejects snippets that would not be a plain function body of keep(): line continuations (they
  * would splice lines behind the checks' backs; Chromium's ANGLE accepts them, headless-gl does
  * not), an unclosed block comment, preprocessor directives outside comments, braces that close
- * keep() early or never close, and names the engine's shader owns.
+ * keep() early or never close, names the engine's shader owns, and `discard`.
  */
 export function checkUserSnippet(body: string): void {
   const continuation = /\\(\r\n|\r|\n)/.exec(body);
@@ -173,6 +173,9 @@ export function checkUserSnippet(body: string): void {
   for (const { name, offset } of identifiersOf(code)) {
     if (engineNames.has(name)) {
       throw snippetError(`'${name}' is a name the engine's shader reserves (line ${lineAt(code, offset)}); rename it in your keep() body`);
+    }
+    if (name === 'discard') {
+      throw snippetError(`'discard' is not allowed in keep() (line ${lineAt(code, offset)}): it would leave the element's flag unwritten; return false to drop the element`);
     }
     if (name.startsWith('u_')) {
       throw snippetError(`'${name}' uses the engine's u_ prefix, reserved for its uniforms (line ${lineAt(code, offset)}); rename it, or pass your own values as keep.uniforms`);
