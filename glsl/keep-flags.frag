@@ -13,19 +13,23 @@ uniform usampler2D u_values;
 uniform int u_widthLog2;
 out uvec4 outValue;
 
-// Element bits as the user sees them: only the stream's own components, in its own number type.
-vec4 decodeValue(uvec4 bits) {
+// The element's words: only the stream's own components, the others 0.
+uvec4 componentBits(uvec4 bits) {
 #if COMPONENTS == 1
-  bits = uvec4(bits.r, 0u, 0u, 0u);
-#endif
-#if defined(FLOAT_VALUES)
-  return uintBitsToFloat(bits);
-#elif defined(INT_VALUES)
-  return vec4(ivec4(bits));
+  return uvec4(bits.r, 0u, 0u, 0u);
 #else
-  return vec4(bits);
+  return bits;
 #endif
 }
+
+// The element as the user's keep() sees it, in the stream's own type (exact for every 32-bit value).
+#if defined(FLOAT_VALUES)
+vec4 decodeValue(uvec4 bits) { return uintBitsToFloat(componentBits(bits)); }
+#elif defined(INT_VALUES)
+ivec4 decodeValue(uvec4 bits) { return ivec4(componentBits(bits)); }
+#else
+uvec4 decodeValue(uvec4 bits) { return componentBits(bits); }
+#endif
 
 //@KEEP_FUNCTION
 

@@ -4,7 +4,7 @@ import { uploadBits } from './adapter.js';
 import { isWebGL2, probeCapabilities, type Capabilities } from './capabilities.js';
 import { compactionAlgorithms } from './compact/algorithms.js';
 import { AUTO_CONCAT } from './compact/concatenate.js';
-import { keepFunction, checkUserSnippet } from './compact/keep-function.js';
+import { keepFunction } from './compact/keep-function.js';
 import { CompactResult, type CompactStats } from './compact/result.js';
 import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
@@ -133,9 +133,8 @@ export class Engine {
   compact(stream: Stream, options: CompactOptions): CompactResult {
     this.#assertAlive('compact()');
     this.#assertOwnStream('engine.compact(stream)', stream);
-    const plan = parseCompactOptions(options, stream.layout.width, this.caps.transformFeedback);
+    const plan = parseCompactOptions(options, stream.type, stream.layout.width, this.caps.transformFeedback);
     const keep = keepFunction(plan.keep, stream.type);
-    if (keep.userBody !== undefined) checkUserSnippet(keep.userBody);
     const entry = compactionAlgorithms[plan.algorithm];
     const concat = plan.concat === 'auto' ? AUTO_CONCAT : plan.concat;
     const { blockSize } = plan;

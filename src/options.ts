@@ -2,13 +2,12 @@
 // was given and what is allowed, before any GL object is made (validate.ts has the helpers).
 import { compactionPath, requestedAlgorithmNames, type CompactionAlgorithm, type RequestedAlgorithm } from './compact/algorithms.js';
 import { concatModes, type ConcatMode } from './compact/concatenate.js';
-import type { KeepOption } from './compact/keep-function.js';
+import { parseKeepOption, type KeepOption } from './compact/keep-function.js';
 import { isPowerOfTwo, MAX_BLOCK_SIZE } from './layout.js';
 import { DEFAULT_RADIX, defaultScan, radices, scanAlgorithmNames, type ScanAlgorithm } from './scan/algorithms.js';
-import type { StreamData } from './stream.js';
 import { formatForComponents, streamComponents, type TexelFormat } from './texel-format.js';
-import { describe, finiteNumber, oneOf, optionsObject } from './validate.js';
-import type { ElementType } from './stream.js';
+import { describe, oneOf, optionsObject } from './validate.js';
+import type { ElementType, StreamData } from './stream.js';
 
 export interface EngineOptions {
   /**
@@ -141,10 +140,10 @@ export interface CompactPlanOptions {
   radix: number;
 }
 
-export function parseCompactOptions(options: unknown, rowWidth: number, transformFeedback: boolean): CompactPlanOptions {
+export function parseCompactOptions(options: unknown, type: ElementType, rowWidth: number, transformFeedback: boolean): CompactPlanOptions {
   const opts = optionsObject('engine.compact(stream, options)', options, ['keep', 'algorithm', 'blockSize', 'global', 'concat', 'output', 'scan', 'radix']);
   if (options === undefined) throw new Error("engine.compact(stream, options): options.keep is required, e.g. { keep: 'nonzero' }; got no options");
-  const keep = parseKeepOption(opts.keep);
+  const keep = parseKeepOption(opts.keep, type);
   const requested = oneOf('engine.compact(): options.algorithm', opts.algorithm, requestedAlgorithmNames, 'auto');
   const blockSize = blockSizeOption('engine.compact(): options.blockSize', opts.blockSize === undefined ? DEFAULT_BLOCK_SIZE : opts.blockSize, rowWidth);
   const concat = oneOf('engine.compact(): options.concat', opts.concat, [...concatModes, 'auto'] as const, 'auto');
@@ -159,22 +158,6 @@ export function parseCompactOptions(options: unknown, rowWidth: number, transfor
     throw new Error("engine.compact(): options.concat 'transform-feedback' is not available: this context's transform feedback failed the start-up probe (engine.caps.transformFeedback is false); use 'vertex-fetch' or 'auto'");
   }
   return { keep, requested, algorithm: compactionPath(requested, global), blockSize, concat, outputIndices: output === 'indices', scan, radix };
-}
-
-/** The `keep` option, checked (the keep function itself is built from it in keep-function.ts). */
-export function parseKeepOption(keep: unknown): KeepOption {
-  if (keep === 'nonzero') return keep;
-  if (typeof keep === 'object' && keep !== null && !Array.isArray(keep)) {
-    const keys = Object.keys(keep);
-    if (keys.length === 1 && keys[0] === 'lessEqual') return { lessEqual: finiteNumber('engine.compact(): options.keep.lessEqual', (keep as { lessEqual: unknown }).lessEqual) };
-    if (keys.length === 1 && keys[0] === 'greaterThan') return { greaterThan: finiteNumber('engine.compact(): options.keep.greaterThan', (keep as { greaterThan: unknown }).greaterThan) };
-    if (keys.length === 1 && keys[0] === 'glsl') {
-      const glsl = (keep as { glsl: unknown }).glsl;
-      if (typeof glsl !== 'string' || glsl.trim() === '') throw new Error(`engine.compact(): options.keep.glsl must be a non-empty string of GLSL (the body of bool keep(vec4 value, uint index)); got ${describe(glsl)}`);
-      return { glsl };
-    }
-  }
-  throw new Error(`engine.compact(): options.keep must be 'nonzero', { lessEqual: number }, { greaterThan: number } or { glsl: string }; got ${describe(keep)}`);
 }
 
 function booleanOption(name: string, value: unknown, fallback: boolean): boolean {

@@ -1,4 +1,4 @@
-// Compiles each pass once per variant (its defines) and caches it for the engine's lifetime.
+// Compiles each pass once per variant (its defines) and keeps the most recently used programs.
 // Errors name the glsl/ file and line: the GLSL loader (scripts/glsl-loader.mjs) numbers every
 // file with a `#line` source-string number and lists the numbers in a trailing `// @sources` line.
 import * as twgl from 'twgl.js';
@@ -127,12 +127,24 @@ export class ShaderCompileError extends Error {
   }
 }
 
+/**
+ * Most programs an engine keeps compiled (`engine.resources.programs` stays at or below it). Past
+ * it the least recently used program is deleted, so a stream of distinct `{ glsl }` snippets cannot
+ * grow GPU and driver memory without bound (llvmpipe: ~0.3 MiB of RSS per program). One compaction
+ * fetches about 15 programs; sweeping every option (test/property.test.ts) touches ~170, recompiled as needed. A
+ * program is evicted only after PROGRAM_CACHE_SIZE - 1 others were fetched after it, and every pass
+ * is drawn within two fetches of its program, so none is deleted between its fetch and its draw.
+ */
+export const PROGRAM_CACHE_SIZE = 64;
+
 export class ProgramCache {
+  /** In use order: the least recently used first (a Map iterates in insertion order). */
   private readonly programs = new Map<string, Program>();
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
     private readonly tracker: ResourceTracker,
+    readonly capacity = PROGRAM_CACHE_SIZE,
   ) {}
 
   get(request: ProgramRequest): Program {
@@ -140,11 +152,24 @@ export class ProgramCache {
     const fragment = withDefines(request.fragment, request.defines);
     const key = `${vertex}\u0000${fragment}\u0000${request.transformFeedbackVarying ?? ''}`;
     let program = this.programs.get(key);
-    if (!program) {
+    if (program) {
+      this.programs.delete(key); // now the most recently used
+    } else {
       program = this.compile(request.name, vertex, fragment, request.transformFeedbackVarying);
-      this.programs.set(key, program);
+      this.evictDownTo(this.capacity - 1);
     }
+    this.programs.set(key, program);
     return program;
+  }
+
+  /** Deletes the least recently used programs until `size` are left. */
+  private evictDownTo(size: number): void {
+    for (const [key, program] of this.programs) {
+      if (this.programs.size <= size) return;
+      this.programs.delete(key);
+      this.gl.deleteProgram(program.info.program);
+      this.tracker.deleted('programs');
+    }
   }
 
   private compile(name: string, vertex: string, fragment: string, varying?: string): Program {
@@ -171,11 +196,7 @@ export class ProgramCache {
   }
 
   dispose(): void {
-    for (const program of this.programs.values()) {
-      this.gl.deleteProgram(program.info.program);
-      this.tracker.deleted('programs');
-    }
-    this.programs.clear();
+    this.evictDownTo(0);
   }
 }
 

@@ -73,7 +73,7 @@ describe('debug mode', () => {
         expect(algorithm === 'horn' ? got : got.sort()).toEqual(algorithm === 'horn' ? expectedKept : [...expectedKept].sort());
       }
     }
-    const global = engine.compact(stream, { keep: { glsl: 'return value.x > 2.0;' }, algorithm: 'horn', global: true });
+    const global = engine.compact(stream, { keep: { glsl: 'return value.x > limit;', uniforms: { limit: 2 } }, algorithm: 'horn', global: true });
     expect(Array.from(await global.read())).toEqual(expectedKept);
     for (const algorithm of ['recursive-doubling', 'blelloch'] as const) {
       const sums = await engine.scan(stream, { algorithm, exclusive: true }).read();

@@ -48,9 +48,9 @@ const compactions: Array<[string, 'u' | 'f' | 'i4', CompactOptions]> = [
   ['f lessEqual 0 horn values', 'f', { keep: { lessEqual: 0 }, algorithm: 'horn', blockSize: 512 }],
   ['f greaterThan 0.9 jumping-jack values', 'f', { keep: { greaterThan: 0.9 }, algorithm: 'jumping-jack', blockSize: 32 }],
   ['f glsl auto indices', 'f', { keep: { glsl: 'return abs(value.x) < 0.25 || index % 97u == 0u;' }, algorithm: 'auto', output: 'indices' }],
-  ['i4 glsl horn values', 'i4', { keep: { glsl: 'return value.x + value.w > 0.0;' }, algorithm: 'horn', blockSize: 128 }],
-  ['i4 glsl jumping-jack values', 'i4', { keep: { glsl: 'return value.x + value.w > 0.0;' }, algorithm: 'jumping-jack', blockSize: 1024 }],
-  ['i4 glsl y auto indices', 'i4', { keep: { glsl: 'return value.y > 500.0;' }, algorithm: 'auto', output: 'indices' }],
+  ['i4 glsl horn values', 'i4', { keep: { glsl: 'return value.x + value.w > 0;' }, algorithm: 'horn', blockSize: 128 }],
+  ['i4 glsl jumping-jack values', 'i4', { keep: { glsl: 'return value.x + value.w > 0;' }, algorithm: 'jumping-jack', blockSize: 1024 }],
+  ['i4 glsl y auto indices', 'i4', { keep: { glsl: 'return value.y > 500;' }, algorithm: 'auto', output: 'indices' }],
 ];
 
 const ops: Op[] = [

@@ -332,7 +332,7 @@ describe('engine.compact() and engine.scan(): bad options', () => {
 });
 
 describe('engine.compact(): keep of the wrong shape', () => {
-  const allowed = "options.keep must be 'nonzero', { lessEqual: number }, { greaterThan: number } or { glsl: string }";
+  const allowed = "options.keep must be 'nonzero', { lessEqual: number }, { greaterThan: number } or { glsl: string, uniforms?: { name: number | number[] } }";
   it.each([
     ['missing', { keep: undefined }, [allowed, 'got undefined']],
     ['a number', { keep: 5 }, [allowed, 'got 5']],
@@ -341,12 +341,14 @@ describe('engine.compact(): keep of the wrong shape', () => {
     ['an array', { keep: [1] }, [allowed, 'got an Array(1)']],
     ['{ foo: 1 }', { keep: { foo: 1 } }, [allowed, 'got an object with keys {foo}']],
     ['two keys', { keep: { lessEqual: 1, greaterThan: 0 } }, [allowed, 'got an object with keys {lessEqual, greaterThan}']],
+    ['uniforms without glsl', { keep: { uniforms: { a: 1 } } }, [allowed, 'got an object with keys {uniforms}']],
+    ['glsl with a misspelt key', { keep: { glsl: 'return true;', uniform: { a: 1 } } }, [allowed, 'got an object with keys {glsl, uniform}']],
     ["{ lessEqual: 'a' }", { keep: { lessEqual: 'a' } }, ['options.keep.lessEqual must be a finite number', 'got "a"']],
     ['{ lessEqual: NaN }', { keep: { lessEqual: NaN } }, ['options.keep.lessEqual must be a finite number', 'got NaN']],
     ['{ greaterThan: Infinity }', { keep: { greaterThan: Infinity } }, ['options.keep.greaterThan must be a finite number', 'got Infinity']],
     ['{ lessEqual: -Infinity }', { keep: { lessEqual: -Infinity } }, ['options.keep.lessEqual must be a finite number', 'got -Infinity']],
     ['{ greaterThan: 1n }', { keep: { greaterThan: 1n } }, ['options.keep.greaterThan must be a finite number', 'got bigint']],
-    ['{ glsl: empty }', { keep: { glsl: '  ' } }, ['options.keep.glsl must be a non-empty string of GLSL', 'got "  "']],
+    ['{ glsl: empty }', { keep: { glsl: '  ' } }, ['options.keep.glsl must be a non-empty string of GLSL', 'bool keep(uvec4 value, uint index) on this uint32 stream', 'got "  "']],
     ['{ glsl: number }', { keep: { glsl: 1 } }, ['options.keep.glsl must be a non-empty string of GLSL', 'got 1']],
   ])('%s', async (_, options, parts) => {
     const { gl, engine, stream } = await shared();
@@ -359,32 +361,106 @@ describe('engine.compact(): keep of the wrong shape', () => {
   });
 });
 
-describe('engine.compact(): user GLSL that does not compile or reaches into the engine', () => {
+describe('engine.compact(): keep.uniforms of the wrong shape, name or value', () => {
+  const glsl = 'return true;';
+  const uniformsShape = 'options.keep.uniforms must be an object of { name: number | number[] }';
+  const badName = (name: string, why: string) => [`options.keep.uniforms: the name ${JSON.stringify(name)} ${why}`, 'pick another name'];
   it.each([
-    ['an undeclared name', 'float limit = 0.5;\nreturn value.x < limt;', ['keep.glsl does not compile', 'line 2:', '> 2 | return value.x < limt;', '  1 | float limit = 0.5;']],
+    ['not an object', 5, [uniformsShape, 'got 5']],
+    ['an array', [1, 2], [uniformsShape, 'got an Array(2)']],
+    ['null', null, [uniformsShape, 'got null']],
+    ['too many', Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, 1])), ['options.keep.uniforms: at most 64 uniforms; got 65']],
+    ['a name with a dash', { 'my-limit': 1 }, badName('my-limit', 'is not a GLSL identifier')],
+    ['a name starting with a digit', { '1st': 1 }, badName('1st', 'is not a GLSL identifier')],
+    ['an empty name', { '': 1 }, badName('', 'is not a GLSL identifier')],
+    ['a keyword', { if: 1 }, badName('if', 'is a GLSL keyword or type')],
+    ['a type', { vec3: 1 }, badName('vec3', 'is a GLSL keyword or type')],
+    ['a reserved word', { input: 1 }, badName('input', 'is a word GLSL reserves for future use')],
+    ['a built-in function', { texelFetch: 1 }, badName('texelFetch', 'is a GLSL built-in function')],
+    ['gl_ prefix', { gl_Limit: 1 }, badName('gl_Limit', 'starts with gl_')],
+    ['a double underscore', { my__limit: 1 }, badName('my__limit', 'contains __')],
+    ["the engine's u_ prefix", { u_limit: 1 }, badName('u_limit', "starts with u_, the prefix of the engine's own uniforms")],
+    ['an engine function', { streamLength: 1 }, badName('streamLength', "is a name the engine's shader reserves")],
+    ['an engine define', { COMPONENTS: 1 }, badName('COMPONENTS', "is a name the engine's shader reserves")],
+    ['the value parameter', { value: 1 }, badName('value', 'is taken by keep(value, index) itself')],
+    ['the index parameter', { index: 1 }, badName('index', 'is taken by keep(value, index) itself')],
+    ['a string value', { limit: '3' }, ['options.keep.uniforms.limit must be a number or an array of 2 to 4 numbers', 'declared uint or uvec2..4 on a uint32 stream', 'got "3"']],
+    ['one-element array', { limit: [3] }, ['options.keep.uniforms.limit must be a number or an array of 2 to 4 numbers', 'got an Array(1)']],
+    ['five-element array', { limit: [1, 2, 3, 4, 5] }, ['options.keep.uniforms.limit must be a number or an array of 2 to 4 numbers', 'got an Array(5)']],
+    ['NaN', { limit: NaN }, ['options.keep.uniforms.limit must be a finite number', 'got NaN']],
+    ['Infinity in an array', { range: [1, Infinity] }, ['options.keep.uniforms.range[1] must be a finite number', 'got Infinity']],
+    ['a negative uint', { limit: -1 }, ['options.keep.uniforms.limit must be an integer from 0 to 4294967295', 'declared uint on a uint32 stream', 'got -1']],
+    ['a uint past 2^32 - 1', { limit: 2 ** 32 }, ['options.keep.uniforms.limit must be an integer from 0 to 4294967295', 'got 4294967296']],
+    ['a fractional uint', { range: [1, 2.5] }, ['options.keep.uniforms.range[1] must be an integer from 0 to 4294967295', 'got 2.5']],
+  ])('%s', async (_, uniforms, parts) => {
+    const { gl, engine, stream } = await shared();
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl, uniforms: uniforms as never } }), ...parts);
+  });
+
+  it.each([
+    ['int32: below -2^31', new Int32Array(4), { limit: -(2 ** 31) - 1 }, ['options.keep.uniforms.limit must be an integer from -2147483648 to 2147483647', 'declared int on a int32 stream']],
+    ['int32: 2^31', new Int32Array(4), { limit: 2 ** 31 }, ['options.keep.uniforms.limit must be an integer from -2147483648 to 2147483647', 'got 2147483648']],
+    ['float32: past float32 range', new Float32Array(4), { limit: 1e39 }, ["options.keep.uniforms.limit is outside float32's range", 'got 1e+39']],
+  ])('%s', async (_, data, uniforms, parts) => {
+    const { gl, engine } = await shared();
+    const stream = engine.stream(data);
+    try {
+      await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl, uniforms } }), ...parts);
+    } finally {
+      stream.dispose();
+    }
+  });
+});
+
+describe('engine.compact(): user GLSL that does not compile', () => {
+  it.each([
+    ['an undeclared name', 'uint limit = 5u;\nreturn value.x < limt;', ['keep.glsl does not compile', 'line 2:', '> 2 | return value.x < limt;', '  1 | uint limit = 5u;']],
     ['a type error', 'return value.x;', ['keep.glsl does not compile', 'line 1:', '> 1 | return value.x;']],
-    ['a missing return', 'float x = value.x;', ['keep.glsl does not compile', '  1 | float x = value.x;']],
+    ['a float literal against a uint value', 'return value.x > 2.0;', ['keep.glsl does not compile', 'line 1:', '> 1 | return value.x > 2.0;']],
+    ['a missing return', 'uint x = value.x;', ['keep.glsl does not compile', '  1 | uint x = value.x;']],
     ['a syntax error on line 3', 'bool a = true;\nbool b = false;\nreturn a &&& b;', ['keep.glsl does not compile', 'line 3:', '> 3 | return a &&& b;']],
   ])('%s: the message quotes the user line', async (_, glsl, parts) => {
     const { gl, engine, stream } = await shared();
     const message = await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl } }), ...parts);
-    expect(message).toContain('your keep(vec4 value, uint index) body:');
+    expect(message).toContain('your keep(uvec4 value, uint index) body:');
   });
 
-  it.each(['outValue', 'keepElement', 'decodeValue', 'texelOf', 'indexOf', 'streamLength', 'main'])('redeclaring %s', async (name) => {
+  it('the message shows the uniforms in their GLSL types', async () => {
     const { gl, engine, stream } = await shared();
-    const glsl = `return true; }\nbool ${name}(uvec4 b, uint i) { return true;`;
-    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl } }), `keep.glsl: '${name}' is a name the engine's shader reserves`, 'rename it');
+    const message = await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl: 'return value.x < limt;', uniforms: { limit: 3, range: [1, 2] } } }),
+      'line 1:', '> 1 | return value.x < limt;');
+    expect(message).toContain('your uniforms: uint limit, uvec2 range\nyour keep(uvec4 value, uint index) body:');
   });
+});
 
+describe('engine.compact(): user GLSL that is not a plain keep() body (refused before compiling)', () => {
+  const reserved = (name: string, line = 1) => `keep.glsl: '${name}' is a name the engine's shader reserves (line ${line}); rename it`;
   it.each([
-    ['an engine uniform', 'return u_length > 0u;', ["keep.glsl: 'u_length' uses the engine's u_ prefix", 'rename it']],
-    ['a new u_ uniform', 'return true; }\nuniform int u_mine;\nbool f() { return true;', ["keep.glsl: 'u_mine' uses the engine's u_ prefix"]],
-    ['a preprocessor directive', '#define X 1\nreturn true;', ['keep.glsl: preprocessor directives (#...) are not allowed', 'write plain GLSL statements']],
-    ['a preprocessor directive after spaces', 'bool a = true;\n   #undef COMPONENTS\nreturn a;', ['keep.glsl: preprocessor directives (#...) are not allowed']],
+    ['a line continuation', 'return value.x > 0u \\\n  && index > 0u;', ['keep.glsl: line continuations are not allowed', 'a backslash ends line 1']],
+    ['a line continuation reaching an engine uniform', 'return value.x > uint(u_wid\\\nthLog2);', ['keep.glsl: line continuations are not allowed']],
+    ['a line continuation in a comment', 'return true; // a comment \\\n', ['keep.glsl: line continuations are not allowed', 'comments included']],
+    ['a block comment never closed', 'return true; /* no end', ['keep.glsl: the block comment opened on line 1 is never closed']],
+    ['a preprocessor directive', '#define X 1\nreturn true;', ['keep.glsl: preprocessor directives (#...) are not allowed', '(line 1: "#define X 1")', 'write plain GLSL statements']],
+    ['a preprocessor directive after spaces', 'bool a = true;\n   #undef COMPONENTS\nreturn a;', ['keep.glsl: preprocessor directives (#...) are not allowed', 'line 2']],
+    ['a directive after a block comment', '/* c */ #if 1\nreturn true;\n#endif', ['keep.glsl: preprocessor directives (#...) are not allowed', 'line 1']],
+    ['a brace that closes keep() early', 'return true; }\nbool helper() { return true;', ["keep.glsl: the '}' on line 1 closes keep() early"]],
+    ['a top-level global after an early brace', 'return true; }\nuint stolen = 1u;\nbool f() {\n  return true;', ["keep.glsl: the '}' on line 1 closes keep() early"]],
+    ['an unclosed brace', 'if (value.x > 1u) {\n  return true;', ["keep.glsl: the '{' on line 1 is never closed"]],
+    ['an engine uniform', 'return u_length > 0;', [reserved('u_length')]],
+    ['an engine sampler', 'return texelFetch(u_values, ivec2(0), 0).r > 0u;', [reserved('u_values')]],
+    ['an engine define', 'return COMPONENTS == 1;', [reserved('COMPONENTS')]],
+    ['an engine define on line 2', 'bool f = true;\nreturn f && LENGTH_FROM_TEXTURE > 0;', [reserved('LENGTH_FROM_TEXTURE', 2)]],
+    ['discard', 'if (value.x == 0u) discard;\nreturn true;', ["keep.glsl: 'discard' is not allowed in keep() (line 1)", 'return false to drop the element']],
+    ['a new u_ name', 'uint u_mine = 1u;\nreturn value.x > u_mine;', ["keep.glsl: 'u_mine' uses the engine's u_ prefix, reserved for its uniforms (line 1)"]],
   ])('%s', async (_, glsl, parts) => {
     const { gl, engine, stream } = await shared();
     await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl } }), ...parts);
+  });
+
+  it.each(['outValue', 'keepElement', 'decodeValue', 'componentBits', 'texelOf', 'indexOf', 'streamLength', 'main', 'u_widthLog2', 'u_lengthTexture', 'FLOAT_VALUES', 'INT_VALUES', 'KEPT_FLAGS'])('using %s', async (name) => {
+    const { gl, engine, stream } = await shared();
+    const glsl = `bool ${name} = true;\nreturn ${name};`;
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl } }), reserved(name));
   });
 });
 

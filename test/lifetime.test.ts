@@ -70,7 +70,7 @@ async function operation(engine: Engine, i: number): Promise<void> {
     const algorithm = (['jumping-jack', 'horn', 'auto', 'horn'] as const)[i % 4];
     const global = algorithm === 'horn' && i % 5 === 0;
     const result = engine.compact(stream, {
-      keep: i % 3 === 2 ? { glsl: 'return value.x > 1.5 || index % 5u == 0u;' } : 'nonzero',
+      keep: i % 3 === 2 ? { glsl: 'return value.x > 1 || index % 5u == 0u;' } : 'nonzero', // i % 3 === 2: int32, value is an ivec4
       algorithm,
       global,
       concat: global ? undefined : concat,

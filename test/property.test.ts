@@ -55,13 +55,15 @@ function keptPattern(layout: KeptLayout, n: number, density: number, blockSize: 
 const predicates = ['nonzero', 'lessEqual', 'greaterThan', 'glsl', 'glsl-index'] as const;
 type Predicate = (typeof predicates)[number];
 
-function keepOption(predicate: Predicate): CompactOptions['keep'] {
+function keepOption(predicate: Predicate, type: ElementTypeName): CompactOptions['keep'] {
+  // keep() sees the value in the stream's own type: vec4, uvec4 or ivec4
+  const nine = { float32: '9.0', uint32: '9u', int32: '9' }[type];
   switch (predicate) {
     case 'nonzero': return 'nonzero';
     case 'lessEqual': return { lessEqual: 9.5 };
     case 'greaterThan': return { greaterThan: 9.5 };
-    case 'glsl': return { glsl: 'return value.x > 9.0;' };
-    case 'glsl-index': return { glsl: 'return index % 7u < 2u || value.x > 9.0;' };
+    case 'glsl': return { glsl: `return value.x > ${nine};` };
+    case 'glsl-index': return { glsl: `return index % 7u < 2u || value.x > ${nine};` };
   }
 }
 
@@ -180,7 +182,7 @@ async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void>
     const global = c.algorithm === 'horn-global';
     const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'auto');
     const result = engine.compact(input, {
-      keep: keepOption(c.predicate),
+      keep: keepOption(c.predicate, c.type),
       algorithm,
       global,
       // global Horn has no concatenation: leave concat to its default there

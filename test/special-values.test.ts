@@ -175,3 +175,49 @@ describe('predicates on NaN behave as the GLSL expression says', () => {
     context.annotate(`'nonzero' keeps ${kept} of 4 denormals on ${engine.caps.renderer} (${kept === 4 ? 'denormals preserved' : 'flushed to zero'})`);
   });
 });
+
+describe('denormals in float thresholds', () => {
+  // GLSL ES 3.00 lets a GPU flush denormals to zero in arithmetic and comparisons. The README says
+  // what the renderers we test do; this test measures it, and holds each renderer to one model for
+  // every value and threshold: either IEEE comparisons, or denormal values and thresholds alike
+  // compared as ±0 (never a mix, e.g. values flushed but thresholds not).
+  const valueBits = [0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00000000, 0x80000000, 0x00800000, 0x80800000, 0x3f800000];
+  const thresholds = [0, -0, floatOf(0x00000001), floatOf(0x80000001), floatOf(0x00400000), floatOf(0x00800000), floatOf(0x80800000)];
+  const flush = (x: number) => (Math.abs(x) < 2 ** -126 ? 0 : x);
+  const models = {
+    ieee: (v: number, t: number) => v <= t,
+    'flush-to-zero': (v: number, t: number) => flush(v) <= flush(t),
+  };
+
+  it('lessEqual / greaterThan and a { glsl } threshold uniform follow one model per renderer (which one is reported)', async (context: TestContext) => {
+    const engine = await testEngine();
+    const values = new Float32Array(Uint32Array.from(valueBits).buffer);
+    const stream = engine.stream(values);
+    const ways = {
+      lessEqual: (t: number) => ({ keep: { lessEqual: t }, le: true }),
+      greaterThan: (t: number) => ({ keep: { greaterThan: t }, le: false }),
+      'glsl <=': (t: number) => ({ keep: { glsl: 'return value.x <= limit;', uniforms: { limit: t } }, le: true }),
+      'glsl >': (t: number) => ({ keep: { glsl: 'return value.x > limit;', uniforms: { limit: t } }, le: false }),
+    };
+    const matches = { ieee: true, 'flush-to-zero': true };
+    try {
+      for (const [way, make] of Object.entries(ways)) {
+        for (const t of thresholds) {
+          const { keep, le } = make(t);
+          const result = engine.compact(stream, { keep: keep as never, algorithm: 'horn', output: 'indices' });
+          const got = Array.from(await result.read());
+          result.dispose();
+          for (const [name, model] of Object.entries(models) as [keyof typeof models, (v: number, t: number) => boolean][]) {
+            const expected = Array.from(values.keys()).filter((i) => model(values[i], t) === le);
+            if (got.join() !== expected.join()) matches[name] = false;
+          }
+          expect(matches.ieee || matches['flush-to-zero'], `${way} ${t}: kept indices ${got.join()} fit neither model`).toBe(true);
+        }
+      }
+    } finally {
+      stream.dispose();
+    }
+    const model = matches.ieee ? 'IEEE (denormals compared as their values)' : 'flush-to-zero (denormal values and thresholds compared as 0)';
+    context.annotate(`float thresholds on ${engine.caps.renderer}: ${model}`);
+  });
+});
