@@ -4,10 +4,20 @@ import { clearErrors, readBits, uploadBits, type UploadPath } from './adapter.js
 import type { Gpu } from './gpu.js';
 import { probeTransformFeedback } from './probe-transform-feedback.js';
 
+/**
+ * What a context can do (`engine.caps`), found by running tiny GL tests when the engine is created,
+ * never by reading version strings.
+ */
 export interface Capabilities {
+  /** MAX_TEXTURE_SIZE: a stream holds at most its square of elements. */
   maxTextureSize: number;
-  /** Which upload path stores 32-bit patterns exactly (see adapter.ts). */
-  uploadPath: UploadPath;
+  /**
+   * Which upload path stores 32-bit patterns exactly: 'integer' (texSubImage2D with RED_INTEGER,
+   * the normal WebGL2 way) or 'float-bits' (headless-gl: float uploads reinterpreted on the GPU).
+   * Spelt out rather than adapter.ts's UploadPath, which would pull the GL internals into the
+   * public declarations.
+   */
+  uploadPath: 'integer' | 'float-bits';
   /** Direct RED_INTEGER/RGBA_INTEGER uploads work. */
   integerUpload: boolean;
   /** readPixels(RGBA_INTEGER, UNSIGNED_INT) returns correct data but raises a GL error (headless-gl). */
@@ -24,7 +34,7 @@ export interface Capabilities {
   renderer: string;
 }
 
-/** Bit patterns that break naive paths: all ones, a NaN payload, -0, a denormal, ±Infinity. */
+/** @internal Bit patterns that break naive paths: all ones, a NaN payload, -0, a denormal, ±Infinity. */
 export const trickyBits = new Uint32Array([0xffffffff, 0x7fc00001, 0x80000000, 0x00000001, 0x7f800000, 0xff800000, 0x12345678, 0]);
 
 function sameBits(a: Uint32Array, b: Uint32Array): boolean {
@@ -119,6 +129,7 @@ function rendererString(gl: WebGL2RenderingContext): string {
   return String(unmasked ?? gl.getParameter(gl.RENDERER));
 }
 
+/** @internal Runs the probes on a new engine's context. */
 export function probeCapabilities(gpu: Gpu): Capabilities {
   const gl = gpu.gl;
   clearErrors(gl);
@@ -146,7 +157,7 @@ export function probeCapabilities(gpu: Gpu): Capabilities {
 
 const MAX_3D_TEXTURE_SIZE = 0x8073;
 
-/** Whether `gl` is a usable WebGL2 context, by a WebGL2-only query (not by version strings). */
+/** @internal Whether `gl` is a usable WebGL2 context, by a WebGL2-only query (not by version strings). */
 export function isWebGL2(gl: unknown): gl is WebGL2RenderingContext {
   if (
     typeof gl !== 'object' || gl === null ||

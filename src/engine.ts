@@ -16,17 +16,19 @@ import type { ResourceCounts } from './resources.js';
 import { scanAlgorithms, type ScanAlgorithm } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
 import type { PassStats } from './stats.js';
-import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamOwner } from './stream.js';
+import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
 import { describe } from './validate.js';
 
-/** What a scan cost and which path it took (engine.lastScanStats). */
+/** What a scan cost and which path it took (`engine.lastScanStats`). */
 export interface ScanStats extends PassStats {
+  /** The scan algorithm that ran. */
   algorithm: ScanAlgorithm;
   /** Recursive doubling's radix; undefined for Blelloch. */
   radix: number | undefined;
   /** The segment size of a segmented scan; undefined for a scan over the whole stream. */
   blockSize: number | undefined;
+  /** Whether the scan was exclusive. */
   exclusive: boolean;
 }
 
@@ -38,10 +40,23 @@ export interface ScanStats extends PassStats {
  */
 export const HYBRID_JUMPING_JACK_KEPT_FRACTIONS = { from: 0.3, to: 0.875 } as const;
 
+/**
+ * Streams, scans and compactions on one WebGL2 context; made by {@link createEngine}. Every GL
+ * object it makes (streams' textures included) is freed by {@link Engine.dispose}. Methods throw an
+ * Error naming the argument, what was given and what is allowed, before any GL work, and throw
+ * once the engine is disposed or its context lost.
+ *
+ * @example
+ * ```ts
+ * const engine = createEngine(canvas.getContext('webgl2')!);
+ * const kept = engine.compact(engine.stream(new Float32Array([0, 1.5, 0, 2])), { keep: 'nonzero' });
+ * const values: Float32Array = await kept.read(); // [1.5, 2]
+ * ```
+ */
 export class Engine {
   /** What this context can do, found by running tiny GL tests at creation. */
   readonly caps: Capabilities;
-  /** Stats of the last scan (compactions report theirs on the result). */
+  /** Stats of the last scan (compactions report theirs on the result); undefined before the first. */
   lastScanStats: ScanStats | undefined;
   readonly #gpu: Gpu;
   readonly #reads: Readback;
@@ -80,17 +95,29 @@ export class Engine {
     }
   }
 
-  /** Live GL objects made by this engine, per kind. */
+  /** Live GL objects made by this engine, per kind (for leak checks). */
   get resources(): ResourceCounts {
     return this.#gpu.tracker.snapshot();
   }
 
+  /** Whether {@link Engine.dispose} was called. */
   get isDisposed(): boolean {
     return this.#disposed;
   }
 
-  /** Uploads `data` (1 or 4 components per element) into a new stream on the GPU. */
-  stream(data: Float32Array | Uint32Array | Int32Array, options?: StreamOptions): Stream {
+  /**
+   * Uploads `data` into a new stream on the GPU (bit-exact, NaN payloads and -0 included). The
+   * stream reads back as the same typed array: `Stream<Float32Array>` for a `Float32Array`, and so on.
+   * @param data - The elements, `options.components` numbers each (default 1; 4 for vec4s).
+   * @throws Error if `data` is not a Float32Array, Uint32Array or Int32Array, its length is not a
+   * multiple of `components`, or it has more elements than the context's textures hold
+   * (`caps.maxTextureSize`²).
+   * @example
+   * ```ts
+   * const positions = engine.stream(new Float32Array(4 * 1000), { components: 4 }); // Stream<Float32Array>
+   * ```
+   */
+  stream<T extends StreamData>(data: T, options?: StreamOptions): Stream<StreamDataOf<T>> {
     this.#assertAlive('stream()');
     const { type, format, length } = parseStreamArguments(data, options, this.caps.maxTextureSize);
     const layout = layoutFor(length, this.caps.maxTextureSize);
@@ -101,11 +128,22 @@ export class Engine {
       uploadBits(this.#gpu, this.caps.uploadPath, target, bits);
       return scope.keep(target);
     }));
-    return this.#adopt(new Stream({ owner: this.#owner, target, format, length, lengthTarget: undefined }, layout, type));
+    return this.#adopt(new Stream<StreamDataOf<T>>({ owner: this.#owner, target, format, length, lengthTarget: undefined }, layout, type));
   }
 
-  /** All-prefix-sums of `stream` (inclusive by default), as a new stream of the same type and layout. */
-  scan(stream: Stream, options?: ScanOptions): Stream {
+  /**
+   * All-prefix-sums of `stream` (inclusive by default; `exclusive: true` for exclusive), as a new
+   * stream of the same type and layout; sums wrap around in the stream's own type (float32 sums
+   * round as the GPU adds them). `blockSize` makes it a segmented scan.
+   * @throws Error for options outside those allowed (see {@link ScanOptions}), or a stream that is
+   * disposed or belongs to another engine.
+   * @example
+   * ```ts
+   * const offsets = engine.scan(engine.stream(new Uint32Array([3, 1, 4])), { exclusive: true });
+   * await offsets.read(); // Uint32Array [0, 3, 4]
+   * ```
+   */
+  scan<T extends StreamData>(stream: Stream<T>, options?: ScanOptions): Stream<T> {
     this.#assertAlive('scan()');
     this.#assertOwnStream('engine.scan(stream)', stream);
     const plan = parseScanOptions(options, stream.layout.width);
@@ -125,11 +163,29 @@ export class Engine {
       const usesRadix = scanAlgorithms[plan.algorithm].usesRadix;
       this.lastScanStats = { ...stats, algorithm: plan.algorithm, radix: usesRadix ? plan.radix : undefined, blockSize: plan.blockSize, exclusive: plan.exclusive };
       if (lengthTarget) scope.keep(lengthTarget);
-      return this.#adopt(new Stream({ owner: this.#owner, target: result, format: view.format, length: view.length, lengthTarget }, layout, stream.type));
+      return this.#adopt(new Stream<T>({ owner: this.#owner, target: result, format: view.format, length: view.length, lengthTarget }, layout, stream.type));
     }));
   }
 
-  /** Keeps the elements `options.keep` accepts; the result stays on the GPU (count included). */
+  /**
+   * Keeps the elements `options.keep` accepts; the result stays on the GPU (count included), so
+   * nothing waits until you read it. The result reads back in the input's type, or as a
+   * `Uint32Array` of input positions with `output: 'indices'`.
+   * @throws Error if `options.keep` is missing or invalid, another option is outside those allowed
+   * (see {@link CompactOptions}), a `keep.glsl` snippet does not compile (the error quotes its
+   * lines), or the stream is disposed or belongs to another engine.
+   * @example
+   * ```ts
+   * const result = engine.compact(engine.stream(new Float32Array([0.2, 0.9, 0.7])), { keep: { greaterThan: 0.5 } });
+   * await result.count(); // 2
+   * const where: Uint32Array = await engine.compact(stream, { keep: 'nonzero', output: 'indices' }).read();
+   * ```
+   */
+  compact<T extends StreamData>(stream: Stream<T>, options: CompactOptions & { output: 'indices' }): CompactResult<Uint32Array>;
+  /** Keeps the elements `options.keep` accepts, as values of the input's type (see the first overload). */
+  compact<T extends StreamData>(stream: Stream<T>, options: CompactOptions & { output?: 'values' | undefined }): CompactResult<T>;
+  /** Keeps the elements `options.keep` accepts, as values or as indices (`options.output` not known statically). */
+  compact<T extends StreamData>(stream: Stream<T>, options: CompactOptions): CompactResult<T | Uint32Array>;
   compact(stream: Stream, options: CompactOptions): CompactResult {
     this.#assertAlive('compact()');
     this.#assertOwnStream('engine.compact(stream)', stream);
@@ -220,7 +276,7 @@ export class Engine {
     this.#disposed = true;
   }
 
-  #adopt(stream: Stream): Stream {
+  #adopt<S extends Stream>(stream: S): S {
     this.#streams.add(stream);
     return stream;
   }
@@ -243,7 +299,20 @@ export class Engine {
   }
 }
 
-/** Creates an engine on a WebGL2 context; probes what the context can do by running tiny GL tests. */
+/**
+ * Creates an engine on a WebGL2 context, and probes what the context can do by running tiny GL
+ * tests (see {@link Engine.caps}). In a browser pass `canvas.getContext('webgl2')`; in Node, a
+ * context from `createHeadlessContext()` (`glcompact/node`). The engine shares the context with
+ * your own drawing: by default every call puts back the GL state it changed (`preserveState`).
+ * @param options - See {@link EngineOptions}; all optional.
+ * @throws Error if `gl` is not a WebGL2 context (a WebGL1 context included), the context is lost,
+ * an option is invalid, or the context cannot store 32-bit data exactly.
+ * @example
+ * ```ts
+ * import { createEngine } from 'glcompact';
+ * const engine = createEngine(canvas.getContext('webgl2')!, { texturePoolBytes: 64 * 2 ** 20 });
+ * ```
+ */
 export function createEngine(gl: WebGL2RenderingContext, options?: EngineOptions): Engine {
   if (!isWebGL2(gl)) {
     throw new Error(`createEngine(gl): gl must be a WebGL2RenderingContext (canvas.getContext('webgl2')); got ${describe(gl)}`);

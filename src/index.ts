@@ -1,4 +1,19 @@
-// glcompact: stream compaction and prefix sums on the WebGL2 graphics pipeline.
+/**
+ * glcompact: stream compaction and prefix sums on the WebGL2 graphics pipeline, in the browser
+ * and (with `glcompact/node`) headless in Node. Start with {@link createEngine}.
+ *
+ * @example
+ * ```ts
+ * import { createEngine } from 'glcompact';
+ *
+ * const engine = createEngine(canvas.getContext('webgl2')!);
+ * const stream = engine.stream(new Float32Array([0.1, 0.9, 0.4, 0.7]));
+ * const high = engine.compact(stream, { keep: { greaterThan: 0.5 }, algorithm: 'horn' });
+ * console.log(await high.count(), await high.read()); // 2, Float32Array [0.9, 0.7]
+ * engine.dispose();
+ * ```
+ * @module glcompact
+ */
 export { createEngine, Engine } from './engine.js';
 export type { ScanStats } from './engine.js';
 export type { CompactOptions, EngineOptions, ScanOptions, StreamOptions } from './options.js';
@@ -14,4 +29,4 @@ export type { ResourceCounts } from './resources.js';
 export type { PassStats } from './stats.js';
 export type { Layout } from './layout.js';
 export { Stream } from './stream.js';
-export type { ElementType, StreamData } from './stream.js';
+export type { ElementType, StreamData, StreamDataOf } from './stream.js';

@@ -2,11 +2,18 @@
 // the width is a power of two so shaders convert with masks and shifts (glsl/texel-index.glsl).
 // Texels past `length` are padding: every pass treats them as zero / not kept.
 
+/**
+ * Where a stream's elements sit in its texture (`stream.layout`): element i at texel
+ * (i mod width, i div width); texels past `length` are padding (zero).
+ */
 export interface Layout {
   /** Elements in the stream. */
   readonly length: number;
+  /** Texture width in texels, a power of two (at least 2048 where the context allows). */
   readonly width: number;
+  /** Texture height in texels. */
   readonly height: number;
+  /** log2(width), for shaders that turn an index into a texel with shifts and masks. */
   readonly widthLog2: number;
   /** width × height texels, ≥ length. */
   readonly capacity: number;

@@ -1,22 +1,42 @@
-// glcompact/node: a WebGL2 context for Node from headless-gl (npm `gl`, 9.0.0-rc.10 is the one
-// release with WebGL2), made recognisable to twgl.
+/**
+ * `glcompact/node`: a WebGL2 context for Node from headless-gl (npm `gl`, 9.0.0-rc.10 is the one
+ * release with WebGL2), for tests, servers and batch jobs. Install `gl@9.0.0-rc.10` next to
+ * glcompact (an optional peer dependency) and run under an X display (`xvfb-run -a node app.mjs`).
+ *
+ * @example
+ * ```ts
+ * import { createEngine } from 'glcompact';
+ * import { createHeadlessContext, destroyHeadlessContext } from 'glcompact/node';
+ *
+ * const gl = createHeadlessContext();
+ * const engine = createEngine(gl);
+ * const kept = engine.compact(engine.stream(new Uint32Array([0, 7, 0, 9])), { keep: 'nonzero' });
+ * console.log(await kept.read()); // Uint32Array [7, 9]
+ * engine.dispose();
+ * destroyHeadlessContext(gl);
+ * ```
+ * @module glcompact/node
+ */
+// Made recognisable to twgl: see patchHeadlessClasses.
 import { createRequire } from 'node:module';
 import { patchHeadlessContext as patchContext } from './headless-gl-patches.js';
 
 const require = createRequire(import.meta.url);
 
+/** Options of {@link createHeadlessContext}; each may be left out or `undefined`. */
 export interface HeadlessContextOptions {
-  /** Drawing-buffer size; the engine renders into its own textures, so 1×1 is enough. */
-  width?: number;
-  height?: number;
+  /** Drawing-buffer width in pixels (default 1); the engine renders into its own textures, so 1×1 is enough. */
+  width?: number | undefined;
+  /** Drawing-buffer height in pixels (default 1). */
+  height?: number | undefined;
 }
 
 const setupHint =
-  'headless-gl renders through ANGLE on the host OpenGL: it needs an X display with Mesa ' +
-  '(run under `xvfb-run -a`, Debian packages: xvfb libgl1-mesa-dri libglapi-mesa), or ' +
+  'headless-gl renders through ANGLE on the host OpenGL: it needs an X display with Mesa. On Debian/Ubuntu: ' +
+  '`apt-get install xvfb xauth libgl1-mesa-dri libglapi-mesa` (libglapi-mesa is part of libgl1-mesa-dri on newer releases), ' +
+  'then run your command under `xvfb-run -a` (e.g. `xvfb-run -a node app.mjs`). Without X: ' +
   'ANGLE_DEFAULT_PLATFORM=vulkan with libvulkan.so.1 copied next to node_modules/gl/build/Release/libGLESv2.so ' +
-  '(Debian: libvulkan1 mesa-vulkan-drivers). In this repository `bash scripts/setup-system.sh` installs them ' +
-  'and `bash scripts/with-display.sh <command>` provides the display.';
+  '(Debian: libvulkan1 mesa-vulkan-drivers).';
 
 let classesPatched = false;
 
@@ -54,6 +74,16 @@ function patchHeadlessClasses(): void {
  * {@link patchHeadlessContext} has been applied to it, so transform feedback works (one captured
  * varying per program; see there). Only the returned context is patched: a context made directly
  * with `require('gl')(…)` is NOT, unless it is passed to {@link patchHeadlessContext}.
+ * Free it with {@link destroyHeadlessContext}.
+ * @param options - Drawing-buffer size, 1×1 by default (see {@link HeadlessContextOptions}).
+ * @throws Error if an option is not a positive integer; if `gl` (9.0.0-rc.10) is not installed or
+ * not built; or if headless-gl cannot create a context (no X display, no Mesa): the message names
+ * the Debian packages to install and the `xvfb-run -a` to run under.
+ * @example
+ * ```ts
+ * const gl = createHeadlessContext(); // run under `xvfb-run -a`
+ * const engine = createEngine(gl);
+ * ```
  */
 export function createHeadlessContext(options: HeadlessContextOptions = {}): WebGL2RenderingContext {
   for (const key of ['width', 'height'] as const) {
@@ -101,13 +131,19 @@ export function patchHeadlessContext(gl: WebGL2RenderingContext): WebGL2Renderin
   return patchContext(gl);
 }
 
-/** The renderer behind a headless-gl context, unmasked (headless-gl reports only "ANGLE"). */
+/**
+ * The renderer behind a headless-gl context, unmasked (headless-gl reports only "ANGLE"): e.g.
+ * "ANGLE (Mesa, llvmpipe (LLVM 19.1.7 256 bits), OpenGL 4.5)". llvmpipe is Mesa's CPU renderer.
+ */
 export function headlessRenderer(gl: WebGL2RenderingContext): string {
   const native = (require('gl/src/javascript/native-gl.js') as { gl: { getParameter(this: unknown, p: number): unknown } }).gl;
   return String(native.getParameter.call(gl, 0x1f01 /* RENDERER */));
 }
 
-/** Frees a headless-gl context's native resources (no-op for other contexts). */
+/**
+ * Frees a headless-gl context's native resources (no-op for other contexts). Dispose the engines
+ * on it first; the context is unusable afterwards.
+ */
 export function destroyHeadlessContext(gl: WebGL2RenderingContext): void {
   const ext = gl.getExtension('STACKGL_destroy_context') as { destroy(): void } | null;
   ext?.destroy();

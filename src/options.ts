@@ -9,56 +9,67 @@ import { formatForComponents, streamComponents, type TexelFormat } from './texel
 import { describe, oneOf, optionsObject } from './validate.js';
 import type { ElementType, StreamData } from './stream.js';
 
+/** Options of {@link createEngine}; every one may be left out or `undefined` (its default). */
 export interface EngineOptions {
   /**
    * Idle texture memory the engine keeps for reuse, in bytes (default 512 MiB). Allocating a
    * texture costs a full clear, so reuse makes repeated calls several times faster; 0 disables it.
    * `engine.trim()` frees the idle textures at any time.
    */
-  texturePoolBytes?: number;
+  texturePoolBytes?: number | undefined;
   /**
    * Check every draw: GL errors, framebuffer completeness, and that every uniform the engine sets
    * exists in the pass's shaders. Slow (getError stalls the pipeline); for development. Default false.
    */
-  debug?: boolean;
+  debug?: boolean | undefined;
   /**
    * Share the context politely (default true): every public call sets the GL state it depends on
    * and then puts back every piece of state it changed (README "Using glcompact in a graphics app").
    * false: the state it depends on is still set, but the app's is not saved or restored — for apps
    * that reset their own state after calling the engine (three.js `renderer.resetState()`).
    */
-  preserveState?: boolean;
+  preserveState?: boolean | undefined;
 }
 
+/** Options of `engine.stream(data, options)`. */
 export interface StreamOptions {
   /** Components per element: 1 (scalars) or 4 (e.g. particles as vec4). Default 1. */
-  components?: 1 | 4;
+  components?: 1 | 4 | undefined;
 }
 
+/** Options of `engine.scan(stream, options)`; every one may be left out or `undefined` (its default). */
 export interface ScanOptions {
   /** Default: 'blelloch', except 'recursive-doubling' for segmented scans with blockSize 16. */
-  algorithm?: ScanAlgorithm;
-  exclusive?: boolean;
+  algorithm?: ScanAlgorithm | undefined;
+  /** Exclusive scan (element i gets the sum of the elements before it) instead of inclusive. Default false. */
+  exclusive?: boolean | undefined;
   /** Segmented scan: restart the sum every `blockSize` elements (power of two, 16..2048). Default: one scan over the whole stream. */
-  blockSize?: number;
+  blockSize?: number | undefined;
   /** Recursive doubling: elements added per pass, 2 (the paper's), 4, 8 or 16. Default 4. */
-  radix?: number;
+  radix?: number | undefined;
 }
 
+/**
+ * Options of `engine.compact(stream, options)`: `keep` is required, every other one may be left
+ * out or `undefined` (its default).
+ */
 export interface CompactOptions {
+  /** Which elements to keep (see {@link KeepOption}). Required. */
   keep: KeepOption;
   /** 'jumping-jack': any order (paper Sec. 4); 'horn': input order kept; 'auto': see README "Choosing an algorithm". */
-  algorithm?: RequestedAlgorithm;
+  algorithm?: RequestedAlgorithm | undefined;
   /** Power of two, 16..2048. Default 256. */
-  blockSize?: number;
+  blockSize?: number | undefined;
   /** Horn only: search the whole stream's prefix sum (Horn 2005: no blocks, no concatenation). */
-  global?: boolean;
-  concat?: ConcatMode | 'auto';
-  output?: 'values' | 'indices';
+  global?: boolean | undefined;
+  /** How the compacted blocks are joined (see {@link ConcatMode}). Default 'auto', which takes 'vertex-fetch' (measured faster); 'transform-feedback' needs `engine.caps.transformFeedback`. */
+  concat?: ConcatMode | 'auto' | undefined;
+  /** 'values' (default): the kept elements; 'indices': their positions in the input, as a `Uint32Array` stream. */
+  output?: 'values' | 'indices' | undefined;
   /** Scan used inside the blocks. Default: 'recursive-doubling' for block size 16, else 'blelloch'. */
-  scan?: ScanAlgorithm;
+  scan?: ScanAlgorithm | undefined;
   /** Radix of the recursive-doubling scans (see ScanOptions.radix). */
-  radix?: number;
+  radix?: number | undefined;
 }
 
 export const DEFAULT_TEXTURE_POOL_BYTES = 512 * 2 ** 20;

@@ -13,10 +13,31 @@ export const resourceKinds = [
 ] as const;
 
 export type ResourceKind = (typeof resourceKinds)[number];
-export type ResourceCounts = Record<ResourceKind, number>;
+/** Live GL objects per kind (`engine.resources`), for leak checks. */
+export interface ResourceCounts {
+  /** WebGLTexture objects. */
+  textures: number;
+  /** WebGLFramebuffer objects. */
+  framebuffers: number;
+  /** WebGLBuffer objects. */
+  buffers: number;
+  /** WebGLProgram objects (compiled passes, cached). */
+  programs: number;
+  /** WebGLVertexArrayObject objects. */
+  vertexArrays: number;
+  /** WebGLTransformFeedback objects. */
+  transformFeedbacks: number;
+  /** WebGLQuery objects (GPU timers). */
+  queries: number;
+  /** WebGLSync objects (fenced reads). */
+  syncs: number;
+}
+// Spelt out for the API reference; it must match the list.
+const countsMatchKinds: [keyof ResourceCounts] extends [ResourceKind] ? ([ResourceKind] extends [keyof ResourceCounts] ? true : false) : false = true;
+void countsMatchKinds;
 
 export class ResourceTracker {
-  private readonly live: ResourceCounts = Object.fromEntries(resourceKinds.map((k) => [k, 0])) as ResourceCounts;
+  private readonly live: ResourceCounts = Object.fromEntries(resourceKinds.map((k) => [k, 0])) as Record<ResourceKind, number>;
 
   created(kind: ResourceKind): void {
     this.live[kind] += 1;

@@ -4,8 +4,15 @@ import type { Layout } from './layout.js';
 import type { RenderTarget } from './render-target.js';
 import type { TexelFormat } from './texel-format.js';
 
+/** A stream's element type (`stream.type`), named after the typed array it was made from. */
 export type ElementType = 'float32' | 'uint32' | 'int32';
+/** The typed arrays a stream is made from (`engine.stream(data)`) and read back as (`stream.read()`). */
 export type StreamData = Float32Array | Uint32Array | Int32Array;
+/**
+ * The plain typed-array type of `T`: `Float32Array` for any Float32Array (whatever its buffer type),
+ * and so on; a union maps member by member. `engine.stream(data)` returns a `Stream<StreamDataOf<typeof data>>`.
+ */
+export type StreamDataOf<T extends StreamData> = T extends Float32Array ? Float32Array : T extends Uint32Array ? Uint32Array : T extends Int32Array ? Int32Array : never;
 
 /**
  * @internal What a stream needs from the engine that made it: reading its texels back, and being
@@ -49,12 +56,22 @@ function stateOf(stream: Stream): StreamState {
   return state;
 }
 
-export class Stream {
+/**
+ * Elements in a texture on the GPU, made by `engine.stream(data)`, `engine.scan()` and
+ * `engine.compact()` (as `result.stream`); never with `new`. `T` is the typed array that
+ * {@link Stream.read} returns: the type of the data given to `engine.stream()`, or `Uint32Array` for
+ * a compaction with `output: 'indices'`. The stream belongs to its engine and is freed by
+ * {@link Stream.dispose} or `engine.dispose()`.
+ *
+ * @typeParam T - `Float32Array`, `Uint32Array` or `Int32Array` (a union where that is not known).
+ */
+export class Stream<T extends StreamData = StreamData> {
   /**
    * Where the elements sit: element i at texel (i mod width, i div width) of `texture`, width a
    * power of two (widthLog2). `layout.length` is the capacity while the length is on the GPU.
    */
   readonly layout: Layout;
+  /** The element type: 'float32', 'uint32' or 'int32', as the typed array `T`. */
   readonly type: ElementType;
   /** Components per element: 1 (scalars) or 4 (vec4s). */
   readonly components: 1 | 4;
@@ -95,13 +112,24 @@ export class Stream {
     return state.length;
   }
 
-  /** The elements, `components` numbers each, in the stream's own type. */
-  async read(): Promise<StreamData> {
+  /**
+   * The elements, `components` numbers each, copied back to the CPU into a new typed array of the
+   * stream's own type (bit-exact: NaN payloads and -0 survive). Reads the length first if it is
+   * still on the GPU. A browser context reads without blocking (fenced pixel-pack buffer);
+   * headless-gl blocks.
+   * @throws Error if the stream or its engine was disposed, or the WebGL context was lost.
+   * @example
+   * ```ts
+   * const values: Float32Array = await engine.stream(new Float32Array([1, 0, 2])).read();
+   * ```
+   */
+  async read(): Promise<T> {
     checkedState(this, 'read()');
     await this.readLength();
-    return checkedState(this, 'read()').owner.readStream(viewOf(this));
+    return (await checkedState(this, 'read()').owner.readStream(viewOf(this))) as T;
   }
 
+  /** Whether {@link Stream.dispose} (or `engine.dispose()`) freed this stream. */
   get isDisposed(): boolean {
     return stateOf(this).disposed;
   }

@@ -5,6 +5,7 @@ import { blockCompaction } from './block-compaction.js';
 import { hornGlobalCompaction } from './horn-global.js';
 import type { CompactionDriver } from './plan.js';
 
+/** @internal */
 export interface CompactionAlgorithmEntry {
   run: CompactionDriver;
   /** Whether the output keeps the input's order. */
@@ -15,6 +16,7 @@ export interface CompactionAlgorithmEntry {
   selectable: boolean;
 }
 
+/** @internal The table (kept off the public declarations: its drivers reach the GL internals). */
 export const compactionAlgorithms = {
   'jumping-jack': { run: blockCompaction('jumping-jack'), keepsOrder: false, blocks: true, selectable: true },
   horn: { run: blockCompaction('horn'), keepsOrder: true, blocks: true, selectable: true },
@@ -24,20 +26,29 @@ export const compactionAlgorithms = {
   'horn-global': { run: hornGlobalCompaction, keepsOrder: true, blocks: false, selectable: false },
 } as const satisfies Record<string, CompactionAlgorithmEntry>;
 
-/** The path a compaction took (`result.stats.algorithm`). */
-export type CompactionAlgorithm = keyof typeof compactionAlgorithms;
+/**
+ * The path a compaction took (`result.stats.algorithm`): 'jumping-jack' or 'horn' as requested,
+ * 'hybrid' for 'auto' (Jumping Jack or Horn per block), 'horn-global' for Horn with `global: true`.
+ */
+export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'hybrid' | 'horn-global';
 
 type Selectable = { [K in CompactionAlgorithm]: (typeof compactionAlgorithms)[K]['selectable'] extends true ? K : never }[CompactionAlgorithm];
 
-/** Values of `options.algorithm`. */
-export type RequestedAlgorithm = Selectable | 'auto';
+/** Values of `options.algorithm` (CompactOptions): 'jumping-jack', 'horn' or 'auto' (the default). */
+export type RequestedAlgorithm = 'jumping-jack' | 'horn' | 'auto';
 
+// The public unions above are spelt out (the table's types reach the GL internals); they must match it.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const tableMatchesTypes: [Same<CompactionAlgorithm, keyof typeof compactionAlgorithms>, Same<RequestedAlgorithm, Selectable | 'auto'>] = [true, true];
+void tableMatchesTypes;
+
+/** @internal */
 export const requestedAlgorithmNames: RequestedAlgorithm[] = [
   ...(Object.keys(compactionAlgorithms) as CompactionAlgorithm[]).filter((name): name is Selectable => compactionAlgorithms[name].selectable),
   'auto',
 ];
 
-/** The path for a request: 'auto' runs the hybrid; `global` runs Horn over the whole stream. */
+/** @internal The path for a request: 'auto' runs the hybrid; `global` runs Horn over the whole stream. */
 export function compactionPath(requested: RequestedAlgorithm, global: boolean): CompactionAlgorithm {
   if (global) return 'horn-global';
   return requested === 'auto' ? 'hybrid' : requested;

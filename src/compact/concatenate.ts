@@ -15,7 +15,14 @@ import type { RenderTarget } from '../render-target.js';
 
 /** The two ways to get the lines' endpoints. */
 export const concatModes = ['transform-feedback', 'vertex-fetch'] as const;
-export type ConcatMode = (typeof concatModes)[number];
+/**
+ * How compacted blocks are joined: the line endpoints come from a 'transform-feedback' pass or are
+ * computed in the line vertex shader ('vertex-fetch', what 'auto' takes: faster where measured).
+ */
+export type ConcatMode = 'transform-feedback' | 'vertex-fetch';
+// Spelt out for the API reference; it must match the list.
+const listMatchesType: [ConcatMode] extends [(typeof concatModes)[number]] ? ([(typeof concatModes)[number]] extends [ConcatMode] ? true : false) : false = true;
+void listMatchesType;
 
 /**
  * What concat 'auto' takes: vertex fetch, measured faster everywhere on the H200 (headless-gl, egl
@@ -27,6 +34,7 @@ export type ConcatMode = (typeof concatModes)[number];
  */
 export const AUTO_CONCAT: ConcatMode = 'vertex-fetch';
 
+/** @internal */
 export interface ConcatInput {
   /** The per-block search the line fragments run (glsl/block-search.glsl): variant and inputs. */
   search: { defines: Defines; uniforms: Uniforms };
@@ -41,7 +49,7 @@ export interface ConcatInput {
 /** Bytes per captured vertex: one uvec4 (position bits, first output index, block number). */
 const ENDPOINT_BYTES = 16;
 
-/** The fragment shader the lines run, with its uniforms (block-lines.frag for a compaction). */
+/** @internal The fragment shader the lines run, with its uniforms (block-lines.frag for a compaction). */
 export interface LineShading {
   name: string;
   source: string;
@@ -49,6 +57,7 @@ export interface LineShading {
   defines?: Defines;
 }
 
+/** @internal */
 export function concatenateBlocks(gpu: Gpu, mode: ConcatMode, input: ConcatInput, output: RenderTarget): void {
   const gl = gpu.gl;
   gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
@@ -67,7 +76,7 @@ export function concatenateBlocks(gpu: Gpu, mode: ConcatMode, input: ConcatInput
   gpu.stats.lineFragmentsAtMost += output.width * output.height;
 }
 
-/** Draws 2 line segments per block (4 vertices) into `output`, endpoints by `mode`. */
+/** @internal Draws 2 line segments per block (4 vertices) into `output`, endpoints by `mode`. */
 export function drawBlockLines(
   gpu: Gpu,
   mode: ConcatMode,

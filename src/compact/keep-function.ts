@@ -12,11 +12,29 @@ import { checkUserSnippet, uniformNameProblem } from './keep-snippet.js';
  */
 export type KeepUniforms = Record<string, number | number[]>;
 
+/**
+ * Which elements `engine.compact()` keeps: 'nonzero' (any component non-zero; -0.0 counts as zero),
+ * `{ lessEqual: x }` / `{ greaterThan: x }` (compared in the element's own type), or `{ glsl }`: the
+ * body of `bool keep(T value, uint index)`, T being vec4, uvec4 or ivec4 for a float32, uint32 or
+ * int32 stream, with optional `uniforms` whose values change without recompiling, e.g.
+ * `{ glsl: 'return value.x > minimum && index % 2u == 0u;', uniforms: { minimum: 0.5 } }`.
+ */
 export type KeepOption =
   | 'nonzero'
-  | { lessEqual: number }
-  | { greaterThan: number }
-  | { glsl: string; uniforms?: KeepUniforms };
+  | {
+      /** Keep elements <= this threshold (first component; NaN is never kept). */
+      lessEqual: number;
+    }
+  | {
+      /** Keep elements > this threshold (first component; NaN is never kept). */
+      greaterThan: number;
+    }
+  | {
+      /** GLSL ES 3.00 statements: the body of `bool keep(T value, uint index)` (T: vec4, uvec4 or ivec4, by the stream's type; unused components are 0). */
+      glsl: string;
+      /** Named values the snippet uses, declared by the engine (see {@link KeepUniforms}); new values need no recompile. May be left out or `undefined`. */
+      uniforms?: KeepUniforms | undefined;
+    };
 
 export interface KeepFunction {
   source: string;

@@ -5,36 +5,62 @@ import type { ScanAlgorithm } from '../scan/algorithms.js';
 import type { CompactionAlgorithm, RequestedAlgorithm } from './algorithms.js';
 import type { ConcatMode } from './concatenate.js';
 
+/** What a compaction cost and which path it took (`result.stats`). */
 export interface CompactStats extends PassStats {
   /** The path taken: 'horn-global' is Horn over the whole stream (options.global). */
   algorithm: CompactionAlgorithm;
+  /** The `algorithm` option as given ('auto' when it was left out). */
   requestedAlgorithm: RequestedAlgorithm;
+  /** How the blocks were joined; 'none' for paths without blocks ('horn-global'). */
   concat: ConcatMode | 'none';
+  /** Elements per block; undefined for paths without blocks. */
   blockSize: number | undefined;
+  /** The scan used inside the blocks. */
   scan: ScanAlgorithm;
   /** Radix of the recursive-doubling scans (unused by Blelloch). */
   radix: number;
+  /** What the output stream holds: the kept 'values', or the 'indices' of the kept elements. */
   output: 'values' | 'indices';
 }
 
-export class CompactResult {
-  constructor(
-    /** The kept elements (or their input indices), first `count` texels of a GPU texture. */
-    readonly stream: Stream,
-    readonly stats: CompactStats,
-  ) {}
+/**
+ * What `engine.compact()` returns: the kept elements in a stream on the GPU (count included), and
+ * what the compaction cost. Nothing is read back until you ask: draw from `result.stream.texture`,
+ * or `await result.count()` / `result.read()`.
+ *
+ * @typeParam T - The typed array {@link CompactResult.read} returns: the input stream's type, or
+ * `Uint32Array` for `output: 'indices'`.
+ */
+export class CompactResult<T extends StreamData = StreamData> {
+  /** The kept elements (or their input indices), first `count` texels of a GPU texture. */
+  readonly stream: Stream<T>;
+  /** What the compaction cost and which path it took. */
+  readonly stats: CompactStats;
 
-  /** Number of kept elements (reads one texel back). */
+  /** @internal Made by `engine.compact()`. */
+  constructor(stream: Stream<T>, stats: CompactStats) {
+    this.stream = stream;
+    this.stats = stats;
+  }
+
+  /**
+   * Number of kept elements (reads one texel back; later calls answer from the CPU).
+   * @throws Error if the result or its engine was disposed, or the WebGL context was lost.
+   */
   count(): Promise<number> {
     return this.stream.readLength();
   }
 
-  /** The kept elements: values in the input's type, or input positions as a Uint32Array. */
-  read(): Promise<StreamData> {
+  /**
+   * The kept elements: values in the input's type, or input positions as a `Uint32Array` (for
+   * `output: 'indices'`), `components` numbers per element.
+   * @throws Error if the result or its engine was disposed, or the WebGL context was lost.
+   */
+  read(): Promise<T> {
     return this.stream.read();
   }
 
-  /** Frees the result's textures (same as result.stream.dispose()). */
+  /** Frees the result's textures (same as `result.stream.dispose()`). Idempotent. */
   dispose(): void {
     this.stream.dispose();
   }

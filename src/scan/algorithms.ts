@@ -4,12 +4,14 @@ import type { BlockScan } from './block-scan.js';
 import { blellochBlockScan } from './blelloch.js';
 import { hillisSteeleBlockScan } from './hillis-steele.js';
 
+/** @internal */
 export interface ScanAlgorithmEntry {
   blockScan: BlockScan;
   /** Whether the `radix` option applies (it is reported in the stats only then). */
   usesRadix: boolean;
 }
 
+/** @internal The table (kept off the public declarations: its drivers reach the GL internals). */
 export const scanAlgorithms = {
   /** Hillis–Steele (paper Algorithm 1): ceil(log_radix b) passes over every element. */
   'recursive-doubling': { blockScan: hillisSteeleBlockScan, usesRadix: true },
@@ -17,7 +19,14 @@ export const scanAlgorithms = {
   blelloch: { blockScan: blellochBlockScan, usesRadix: false },
 } as const satisfies Record<string, ScanAlgorithmEntry>;
 
-export type ScanAlgorithm = keyof typeof scanAlgorithms;
+/**
+ * A prefix-sum algorithm: 'recursive-doubling' (Hillis–Steele, `radix` elements added per pass) or
+ * 'blelloch' (the work-efficient balanced tree).
+ */
+export type ScanAlgorithm = 'recursive-doubling' | 'blelloch';
+// Spelt out (the table's types reach the GL internals); it must match the table.
+const tableMatchesType: [ScanAlgorithm] extends [keyof typeof scanAlgorithms] ? ([keyof typeof scanAlgorithms] extends [ScanAlgorithm] ? true : false) : false = true;
+void tableMatchesType;
 export const scanAlgorithmNames = Object.keys(scanAlgorithms) as ScanAlgorithm[];
 
 /** Recursive doubling's radices: elements summed per pass (2 = the paper's). */
