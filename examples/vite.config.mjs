@@ -2,7 +2,11 @@
 // test/demo-pages.node.test.ts. The pages import the engine as 'glcompact', which this config
 // points at src/ (GLSL passes loaded by the same plugin the build and the tests use), so the
 // pages always run the engine as it is in this checkout; nothing is copied.
-import { dirname, resolve } from 'node:path';
+// The API reference (`npm run docs`, in dist-docs/) is served at ./api/: copied into the build's
+// output by the plugin below (`npm run demo` builds the docs first), and served from dist-docs/ by
+// the dev server (`npm run demo:dev`; run `npm run docs` once before).
+import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { glslVitePlugin } from '../scripts/glsl-loader.mjs';
@@ -11,11 +15,38 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, 'demo');
 export const demoOutDir = resolve(here, '../dist-demo');
 export const demoPages = ['index', 'step-by-step', 'particles', 'benchmark'];
+export const apiDocsDir = resolve(here, '../dist-docs');
+
+const contentTypes = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
+
+/** Puts the TypeDoc reference at ./api/ of the demo site. */
+function apiReference() {
+  let outDir = demoOutDir;
+  return {
+    name: 'glcompact-api-reference',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      if (existsSync(join(apiDocsDir, 'index.html'))) cpSync(apiDocsDir, join(outDir, 'api'), { recursive: true });
+      else this.warn('dist-docs/ is not built, so the demo has no API reference at ./api/: run `npm run docs`');
+    },
+    configureServer(server) {
+      server.middlewares.use('/api', (request, response, next) => {
+        const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+        const file = join(apiDocsDir, normalize(path.endsWith('/') ? `${path}index.html` : path));
+        if (!file.startsWith(apiDocsDir) || !existsSync(file) || !statSync(file).isFile()) return next();
+        response.setHeader('Content-Type', contentTypes[extname(file)] ?? 'application/octet-stream');
+        response.end(readFileSync(file));
+      });
+    },
+  };
+}
 
 export default defineConfig({
   root,
   base: './',
-  plugins: [glslVitePlugin()],
+  plugins: [glslVitePlugin(), apiReference()],
   resolve: {
     alias: [{ find: /^glcompact$/, replacement: resolve(here, '../src/index.ts') }],
   },
