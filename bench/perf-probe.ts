@@ -1,6 +1,8 @@
 // A quick matrix of timings for tuning (not the benchmark CLI): one copy pass as the yardstick,
 // scans and compactions at 2^24 (or --log2n) with each scan algorithm/radix, block size and search.
-// Usage (after npm run build): node bench/run-ts.mjs bench/perf-probe.ts [--log2n 24] [--repeats 5]
+// Usage: node bench/build-probe.mjs && node bench/tmp/perf-probe.mjs [--log2n 24] [--repeats 5]
+//          [--density-only | --concat-only] [--block-sizes]   (--help; no display: scripts/with-display.sh)
+import { parseArgs } from 'node:util';
 import { createEngine, type Engine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
@@ -11,13 +13,44 @@ uniform usampler2D u_source;
 out uvec4 outValue;
 void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
+const usage =
+  'usage: node bench/build-probe.mjs && node bench/tmp/perf-probe.mjs [--log2n 24] [--repeats 5] ' +
+  '[--density-only | --concat-only] [--block-sizes]   (without a display: bash scripts/with-display.sh node bench/tmp/perf-probe.mjs ...)';
+
+function parseFlags() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        log2n: { type: 'string', default: '24' },
+        repeats: { type: 'string', default: '5' },
+        'density-only': { type: 'boolean', default: false },
+        'concat-only': { type: 'boolean', default: false },
+        'block-sizes': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    if (values['density-only'] && values['concat-only']) throw new Error('--density-only and --concat-only exclude each other');
+    return values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+}
+const parsed = parseFlags();
+if (parsed.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const integerFlag = (name: string, text: string, min: number, max: number): number => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    console.error(`--${name} must be an integer from ${min} to ${max}; got ${JSON.stringify(text)}\n${usage}`);
+    process.exit(2);
+  }
+  return value;
 };
-const log2n = arg('log2n', 24);
-const repeats = arg('repeats', 5);
+const log2n = integerFlag('log2n', parsed.log2n, 4, 28);
+const repeats = integerFlag('repeats', parsed.repeats, 1, 1000);
 const n = 2 ** log2n;
 
 async function median(engine: Engine, run: () => Promise<void> | void): Promise<number> {
@@ -50,7 +83,7 @@ const stream = engine.stream(data);
 const counts = new Uint32Array(n).map((_, i) => i & 7);
 const countStream = engine.stream(counts);
 
-if (args.includes('--concat-only')) {
+if (parsed['concat-only']) {
   // The two concatenation paths (transform-feedback endpoints vs vertex fetch) at several densities:
   // what concat 'auto' should choose (README "Platform notes").
   for (const p of [0.05, 0.25, 0.5, 0.75, 0.95]) {
@@ -69,7 +102,7 @@ if (args.includes('--concat-only')) {
   process.exit(0);
 }
 
-if (args.includes('--density-only')) {
+if (parsed['density-only']) {
   for (const p of [0.5, 0.8, 0.85, 0.9, 0.95, 0.99, 1.0]) {
     for (const blockSize of [64, 256]) {
       for (const algorithm of ['jumping-jack', 'horn'] as const) {
@@ -100,7 +133,7 @@ for (const [algorithm, radix] of [['recursive-doubling', 2], ['recursive-doublin
   report(`scan global ${algorithm} r${radix}`, ms, `${s.passes} passes, ${(s.fragments / n).toFixed(2)} frag/elem`);
 }
 
-const blockSizes = args.includes('--block-sizes') ? [16, 64, 256, 1024, 2048] : [256];
+const blockSizes = parsed['block-sizes'] ? [16, 64, 256, 1024, 2048] : [256];
 for (const blockSize of blockSizes) {
   for (const [scan, radix] of [['recursive-doubling', 4], ['blelloch', 2]] as const) {
     for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
