@@ -33,7 +33,7 @@ export interface HeadlessContextOptions {
 
 const setupHint =
   'headless-gl renders through ANGLE on the host OpenGL: it needs an X display with Mesa. On Debian/Ubuntu: ' +
-  '`apt-get install xvfb xauth libgl1-mesa-dri libglapi-mesa` (libglapi-mesa is part of libgl1-mesa-dri on newer releases), ' +
+  '`apt-get install xvfb xauth libgl1-mesa-dri libglapi-mesa` (Debian 12 names), ' +
   'then run your command under `xvfb-run -a` (e.g. `xvfb-run -a node app.mjs`). Without X: ' +
   'ANGLE_DEFAULT_PLATFORM=vulkan with libvulkan.so.1 copied next to node_modules/gl/build/Release/libGLESv2.so ' +
   '(Debian: libvulkan1 mesa-vulkan-drivers).';
