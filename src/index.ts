@@ -23,7 +23,7 @@ export type { CompactionAlgorithm, RequestedAlgorithm } from './compact/algorith
 export type { ConcatMode } from './compact/concatenate.js';
 export type { KeepOption, KeepUniforms } from './compact/keep-function.js';
 export type { ScanAlgorithm } from './scan/algorithms.js';
-export { PROGRAM_CACHE_SIZE } from './programs.js';
+export { PROGRAM_CACHE_SIZE } from './resources.js';
 export type { Capabilities } from './capabilities.js';
 export type { ResourceCounts } from './resources.js';
 export type { PassStats } from './stats.js';

@@ -2,7 +2,7 @@
 // Errors name the glsl/ file and line: the GLSL loader (scripts/glsl-loader.mjs) numbers every
 // file with a `#line` source-string number and lists the numbers in a trailing `// @sources` line.
 import * as twgl from 'twgl.js';
-import type { ResourceTracker } from './resources.js';
+import { PROGRAM_CACHE_SIZE, type ResourceTracker } from './resources.js';
 
 export type Defines = Record<string, string | number | boolean | undefined>;
 
@@ -127,15 +127,7 @@ export class ShaderCompileError extends Error {
   }
 }
 
-/**
- * Most programs an engine keeps compiled (`engine.resources.programs` stays at or below it). Past
- * it the least recently used program is deleted, so a stream of distinct `{ glsl }` snippets cannot
- * grow GPU and driver memory without bound (llvmpipe: ~0.3 MiB of RSS per program). One compaction
- * fetches about 15 programs; sweeping every option (test/property.test.ts) touches ~170, recompiled as needed. A
- * program is evicted only after PROGRAM_CACHE_SIZE - 1 others were fetched after it, and every pass
- * is drawn within two fetches of its program, so none is deleted between its fetch and its draw.
- */
-export const PROGRAM_CACHE_SIZE = 64;
+// PROGRAM_CACHE_SIZE lives in resources.ts: this module imports twgl, which the public declarations must not.
 
 export class ProgramCache {
   /** In use order: the least recently used first (a Map iterates in insertion order). */
