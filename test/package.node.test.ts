@@ -168,6 +168,8 @@ const result: CompactResult<Float32Array> = engine.compact(floats, {
 export const kept: number = await result.count();
 engine.scan(floats, { algorithm: undefined, exclusive: undefined, blockSize: undefined, radix: undefined });
 engine.stream(new Float32Array(4), { components: undefined });
+engine.compact(floats, { keep: { glsl: 'return value.x > minimum;', uniforms: { minimum: 0.5 } } });
+engine.compact(floats, { keep: { glsl: 'return value.x > 0.0;', uniforms: undefined } });
 
 // Output not known statically: either type.
 const options: CompactOptions = { keep: { glsl: 'return value.x > 0.0;' } };
@@ -192,6 +194,8 @@ engine.compact(floats, { keep: 'nonzero', algorithm: 'quicksort' });
 engine.stream(new Float64Array(4));
 // @ts-expect-error 1 or 4 components
 engine.stream(new Float32Array(4), { components: 2 });
+// @ts-expect-error uniforms are numbers or arrays of numbers
+engine.compact(floats, { keep: { glsl: 'return true;', uniforms: { on: true } } });
 // @ts-expect-error null is not undefined
 engine.compact(floats, { keep: 'nonzero', blockSize: null });
 `;
