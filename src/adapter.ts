@@ -87,7 +87,7 @@ function readBuffer(target: RenderTarget, texels: number): Uint32Array {
 
 /** The first `texels` texels' words: all four for RGBA targets, the red one for R32UI. */
 function texelWords(rgba: Uint32Array, target: RenderTarget, texels: number): Uint32Array {
-  if (target.format.components === 4) return rgba.slice(0, texels * 4);
+  if (target.format.components === 4) return rgba.subarray(0, texels * 4); // a view: no copy
   const out = new Uint32Array(texels);
   for (let i = 0; i < texels; i++) out[i] = rgba[i * 4];
   return out;

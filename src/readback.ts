@@ -1,10 +1,12 @@
 // Reading streams back to the CPU: the context's read path (fenced pixel-pack buffer in browsers,
 // readPixels in headless-gl, adapter.ts), then the bits reinterpreted in the stream's own type.
+import packFour from '../glsl/pack-four.frag';
 import { readBits, readBitsAsync } from './adapter.js';
 import type { Capabilities } from './capabilities.js';
 import type { Gpu } from './gpu.js';
 import type { RenderTarget } from './render-target.js';
 import type { StreamData, StreamView } from './stream.js';
+import { texelFormats } from './texel-format.js';
 
 export class Readback {
   constructor(
@@ -14,8 +16,27 @@ export class Readback {
     private readonly assertAlive: (what: string) => void,
   ) {}
 
-  /** The first `texels` texels of `target`, `components` words each. */
+  /**
+   * The first `texels` texels of `target`, `components` words each. One-word texels are packed four
+   * to an RGBA32UI texel on the GPU first (glsl/pack-four.frag), so the read moves no padding words
+   * and no JS loop picks the words out.
+   */
   async texels(target: RenderTarget, texels: number): Promise<Uint32Array> {
+    if (target.format.components !== 1 || target.width % 4 !== 0 || texels <= 4) return this.read(target, texels);
+    const { gpu } = this;
+    const packed = gpu.guard.run(() => gpu.scope((scope) => {
+      const out = scope.target(target.width / 4, Math.ceil(texels / target.width), texelFormats.rgba32ui);
+      gpu.pass(gpu.program({ name: 'pack-four.frag', fragment: packFour }), out, { u_source: target.texture });
+      return scope.keep(out);
+    }));
+    try {
+      return (await this.read(packed, Math.ceil(texels / 4))).subarray(0, texels);
+    } finally {
+      packed.free();
+    }
+  }
+
+  private async read(target: RenderTarget, texels: number): Promise<Uint32Array> {
     const { asyncReadback, readPixelsRaisesError } = this.caps;
     const bits = asyncReadback
       ? await readBitsAsync(this.gpu, target, texels, readPixelsRaisesError)
@@ -27,8 +48,9 @@ export class Readback {
   async stream(stream: StreamView): Promise<StreamData> {
     this.assertAlive('stream.read()');
     const bits = await this.texels(stream.target, stream.length ?? (await this.length(stream)));
-    if (stream.type === 'float32') return new Float32Array(bits.buffer);
-    if (stream.type === 'int32') return new Int32Array(bits.buffer);
+    // `bits` may be a view on a longer buffer (whole rows were read): keep its offset and length.
+    if (stream.type === 'float32') return new Float32Array(bits.buffer, bits.byteOffset, bits.length);
+    if (stream.type === 'int32') return new Int32Array(bits.buffer, bits.byteOffset, bits.length);
     return bits;
   }
 

@@ -115,7 +115,8 @@ async function runAll(engine: Engine): Promise<Run> {
       const output = op.kind === 'compact' ? result as ReturnType<Engine['compact']> : undefined;
       const outStream = output ? output.stream : (result as Stream);
       const count = await outStream.readLength();
-      const words = new Uint32Array((await outStream.read()).buffer.slice(0));
+      const read = await outStream.read();
+      const words = new Uint32Array(read.buffer, read.byteOffset, read.length).slice();
       const components = op.kind === 'compact' && op.options.output === 'indices' ? 1 : stream.components;
       const ordered = op.kind === 'scan' || op.options.algorithm === 'horn';
       const countBytes = bytesOf(Uint32Array.of(count));
