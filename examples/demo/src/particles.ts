@@ -28,6 +28,12 @@ interface DemoState {
   params: ParticleParams;
   timing: { source: 'gpu-timer-query' | 'cpu'; ms: number | undefined };
   done: boolean;
+  /**
+   * Every frame's timing, for bench/particles-frames.mjs: GPU ms of the frame's whole GL work
+   * (simulate + compact + draw) from the timer query (frames without a free query are missing), CPU ms
+   * from the frame's start until its draw is submitted, and ms between consecutive frame starts.
+   */
+  frameLog: { gpuMs: number[]; stepMs: number[]; intervalMs: number[] };
   /** At the end (?frames=F): the ids of the particles in the compacted texture, sorted, and whether all had life > 0. */
   final?: { liveIds: number[]; allAlive: boolean; drawn: number; litPixels: number };
 }
@@ -182,6 +188,8 @@ const pendingQueries: WebGLQuery[] = [];
 const gpuTimes: number[] = [];
 const cpuTimes: number[] = [];
 const frameStamps: number[] = [];
+const frameLog: DemoState['frameLog'] = { gpuMs: [], stepMs: [], intervalMs: [] };
+let lastStepStart: number | undefined;
 
 function initialPool(): Float32Array {
   const data = new Float32Array(simParams.capacity * 4);
@@ -263,7 +271,10 @@ function pollTimer(): void {
     if (!gl.getQueryParameter(query, gl.QUERY_RESULT_AVAILABLE)) break;
     const disjoint = gl.getParameter(timer.GPU_DISJOINT_EXT);
     const ns = gl.getQueryParameter(query, gl.QUERY_RESULT) as number;
-    if (!disjoint) gpuTimes.push(ns / 1e6);
+    if (!disjoint) {
+      gpuTimes.push(ns / 1e6);
+      frameLog.gpuMs.push(ns / 1e6);
+    }
     gl.deleteQuery(query);
     pendingQueries.shift();
   }
@@ -275,6 +286,8 @@ const average = (values: number[]) => (values.length ? values.reduce((a, b) => a
 async function step(): Promise<void> {
   const algorithm = algorithmSelect.value as Algorithm;
   const started = performance.now();
+  if (lastStepStart !== undefined) frameLog.intervalMs.push(started - lastStepStart);
+  lastStepStart = started;
   const query = timer && pendingQueries.length < 4 ? gl.createQuery() : null;
   if (query) gl.beginQuery(timer!.TIME_ELAPSED_EXT, query);
   let emitted = 0;
@@ -283,14 +296,15 @@ async function step(): Promise<void> {
     simulate(live, emitted);
   }
   const next = engine.compact(pool, { keep, algorithm });
+  const count = await next.count();
+  draw(next, count);
   if (query) {
     gl.endQuery(timer!.TIME_ELAPSED_EXT);
     pendingQueries.push(query);
   }
-  const count = await next.count();
   cpuTimes.push(performance.now() - started);
+  frameLog.stepMs.push(performance.now() - started);
   if (cpuTimes.length > 30) cpuTimes.shift();
-  draw(next, count);
   live?.dispose();
   live = next;
   liveCount = count;
@@ -307,10 +321,10 @@ function showStats(): void {
   const cpu = average(cpuTimes);
   const usingGpu = timer !== null && gpu !== undefined;
   element('time').textContent = (usingGpu ? gpu : cpu)?.toFixed(2) ?? '–';
-  element('time-label').textContent = usingGpu ? 'ms GPU per frame (simulate + compact)' : 'ms CPU per frame (simulate + compact until the count is read)';
+  element('time-label').textContent = usingGpu ? 'ms GPU per frame (simulate + compact + draw)' : 'ms CPU per frame (simulate + compact + draw)';
   element('timing-source').textContent = timer
-    ? `GPU time from EXT_disjoint_timer_query_webgl2 (average of the last ${gpuTimes.length} frames); CPU time from submitting the frame's work until its count is read back: ${cpu?.toFixed(2) ?? '–'} ms.`
-    : 'No EXT_disjoint_timer_query_webgl2 here: the time shown is CPU time (performance.now from submitting simulate + compact until the count is read back).';
+    ? `GPU time from EXT_disjoint_timer_query_webgl2 (average of the last ${gpuTimes.length} frames); CPU time from the frame's start until its draw is submitted (waiting for the count included): ${cpu?.toFixed(2) ?? '–'} ms.`
+    : 'No EXT_disjoint_timer_query_webgl2 here: the time shown is CPU time (performance.now from the frame\'s start until its draw is submitted, waiting for the count included).';
   const now = performance.now();
   frameStamps.push(now);
   while (frameStamps.length > 0 && frameStamps[0] < now - 1000) frameStamps.shift();
@@ -322,6 +336,7 @@ function showStats(): void {
     algorithm: algorithmSelect.value as Algorithm,
     params: simParams,
     timing: { source: usingGpu ? 'gpu-timer-query' : 'cpu', ms: usingGpu ? gpu : cpu },
+    frameLog,
     done,
     final: exposed.demoState?.final,
   };
