@@ -163,19 +163,21 @@ describe('demo pages (vite preview + Chromium)', () => {
     await finish(opened, 'step-by-step-random');
   });
 
-  it("particles: the live count matches a CPU replay at every frame, and only live particles are drawn", async () => {
+  it("particles: drawn from the GPU-resident count, no readback in the render loop; the live count matches a CPU replay at every frame", async () => {
     const frames = 40;
-    const opened = await open(`particles.html?frames=${frames}`, 'window.demoState?.done === true');
+    // counts=1: the page reads each frame's count after drawing it (outside the frame), for this check.
+    const opened = await open(`particles.html?frames=${frames}&counts=1`, 'window.demoState?.done === true');
     const state = await opened.page.evaluate(() => (window as unknown as { demoState: {
-      frame: number; liveCount: number; counts: number[]; algorithm: string; params: { capacity: number; emitPerFrame: number };
-      timing: { source: string; ms: number }; final: { liveIds: number[]; allAlive: boolean; drawn: number; litPixels: number };
+      frame: number; liveCount: number; counts: number[]; readbacksPerFrame: number[]; algorithm: string; params: { capacity: number; emitPerFrame: number };
+      timing: { source: string; ms: number }; final: { liveIds: number[]; allAlive: boolean; liveCount: number; litPixels: number };
     } }).demoState);
+    expect(state.readbacksPerFrame).toEqual(new Array(frames + 1).fill(0)); // readPixels/getBufferSubData while rendering
     expect(state.params).toEqual({ capacity: 50_000, emitPerFrame: 450 });
     const cpu = simulateParticles(state.params, frames);
     expect(state.frame).toBe(frames);
     expect(state.counts).toEqual(cpu.counts);
     expect(state.liveCount).toBe(cpu.counts[frames]);
-    expect(state.final.drawn).toBe(cpu.counts[frames]);
+    expect(state.final.liveCount).toBe(cpu.counts[frames]);
     expect(state.final.allAlive).toBe(true);
     expect(state.final.liveIds).toEqual(Array.from(cpu.liveIds));
     expect(state.final.litPixels).toBeGreaterThan(20_000); // tens of thousands of points on the canvas
@@ -193,10 +195,11 @@ describe('demo pages (vite preview + Chromium)', () => {
   it('particles: the same counts with horn and auto (smaller pool)', async () => {
     for (const algorithm of ['horn', 'auto']) {
       const params = { capacity: 9000, emitPerFrame: 120 };
-      const opened = await open(`particles.html?frames=12&n=${params.capacity}&emit=${params.emitPerFrame}&algorithm=${algorithm}`, 'window.demoState?.done === true');
-      const state = await opened.page.evaluate(() => (window as unknown as { demoState: { counts: number[]; algorithm: string; final: { liveIds: number[] } } }).demoState);
+      const opened = await open(`particles.html?frames=12&counts=1&n=${params.capacity}&emit=${params.emitPerFrame}&algorithm=${algorithm}`, 'window.demoState?.done === true');
+      const state = await opened.page.evaluate(() => (window as unknown as { demoState: { counts: number[]; readbacksPerFrame: number[]; algorithm: string; final: { liveIds: number[] } } }).demoState);
       const cpu = simulateParticles(params, 12);
       expect(state.algorithm).toBe(algorithm);
+      expect(state.readbacksPerFrame).toEqual(new Array(13).fill(0));
       expect(state.counts).toEqual(cpu.counts);
       expect(state.final.liveIds).toEqual(Array.from(cpu.liveIds));
       await opened.page.close();
