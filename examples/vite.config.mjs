@@ -10,7 +10,7 @@ import { glslVitePlugin } from '../scripts/glsl-loader.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, 'demo');
 export const demoOutDir = resolve(here, '../dist-demo');
-export const demoPages = ['index', 'step-by-step', 'particles', 'benchmark'];
+export const demoPages = ['index', 'step-by-step', 'particles', 'three-culling', 'benchmark'];
 
 export default defineConfig({
   root,
