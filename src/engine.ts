@@ -12,6 +12,7 @@ import { timeOnGpu } from './gpu-timer.js';
 import { layoutFor, log2Exact } from './layout.js';
 import { parseCompactOptions, parseEngineOptions, parseScanOptions, parseStreamArguments, type CompactOptions, type EngineOptions, type ScanOptions, type StreamOptions } from './options.js';
 import { Readback } from './readback.js';
+import type { RenderTarget } from './render-target.js';
 import type { ResourceCounts } from './resources.js';
 import { scanAlgorithms, type ScanAlgorithm } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
@@ -86,6 +87,7 @@ export class Engine {
     this.#owner = {
       readStream: (view) => this.#reads.stream(view),
       readLength: (view) => this.#reads.length(view),
+      lengthTarget: (length, what) => this.#lengthTarget(length, what),
       releaseStream: (stream) => this.#streams.delete(stream),
     };
     const canvas = (gl as { canvas?: unknown }).canvas;
@@ -274,6 +276,16 @@ export class Engine {
     this.#gpu.dispose();
     this.#canvas?.removeEventListener('webglcontextlost', this.#onContextLost);
     this.#disposed = true;
+  }
+
+  /** A 1×1 R32UI target holding `length`, uploaded the way every stream is (adapter.ts). */
+  #lengthTarget(length: number, what: string): RenderTarget {
+    this.#assertAlive(what);
+    return this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
+      const target = scope.target(1, 1, COUNT_FORMAT);
+      uploadBits(this.#gpu, this.caps.uploadPath, target, Uint32Array.of(length));
+      return scope.keep(target);
+    }));
   }
 
   #adopt<S extends Stream>(stream: S): S {

@@ -30,3 +30,4 @@ export type { PassStats } from './stats.js';
 export type { Layout } from './layout.js';
 export { Stream } from './stream.js';
 export type { ElementType, StreamData, StreamDataOf } from './stream.js';
+export { streamGlsl } from './stream-access.js';

@@ -21,6 +21,8 @@ export type StreamDataOf<T extends StreamData> = T extends Float32Array ? Float3
 export interface StreamOwner {
   readStream(stream: StreamView): Promise<StreamData>;
   readLength(stream: StreamView): Promise<number>;
+  /** A new 1×1 R32UI target holding `length` (for `stream.lengthTexture` of a stream whose length the CPU knows). */
+  lengthTarget(length: number, what: string): RenderTarget;
   releaseStream(stream: Stream): void;
 }
 
@@ -32,7 +34,11 @@ export interface StreamView {
   readonly format: TexelFormat;
   /** Undefined while the length is only on the GPU, in `lengthTarget`. */
   readonly length: number | undefined;
-  /** A 1×1 texture holding the length, for results whose count was not read yet. */
+  /**
+   * A 1×1 texture holding the length: always for a compaction's output (the count the GPU computed),
+   * and for other streams once `stream.lengthTexture` was asked for. The passes use it only while
+   * `length` is undefined.
+   */
   readonly lengthTarget: RenderTarget | undefined;
 }
 
@@ -91,6 +97,19 @@ export class Stream<T extends StreamData = StreamData> {
    */
   get texture(): WebGLTexture {
     return checkedState(this, 'texture').target.texture;
+  }
+
+  /**
+   * A 1×1 R32UI texture whose one texel (red) holds the stream's length, for shaders that draw or
+   * process the stream with no readback: `glcompactLength()` in `streamGlsl` reads it. For a
+   * compaction's output it is the count the GPU computed (it never has to reach the CPU); for a stream
+   * whose length the CPU knows it is made on first use (one 1×1 upload). Owned by the engine and freed
+   * with the stream; sample it, never render into it or delete it.
+   */
+  get lengthTexture(): WebGLTexture {
+    const state = checkedState(this, 'lengthTexture');
+    state.lengthTarget ??= state.owner.lengthTarget(state.length!, 'stream.lengthTexture');
+    return state.lengthTarget.texture;
   }
 
   /**

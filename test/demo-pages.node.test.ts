@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { densities, keptCount, uniformValues } from '../examples/demo/src/shared/bench-data.js';
 import { blockSizeFor, paperFigure7, traceJumps } from '../examples/demo/src/shared/jumping-jack.js';
 import { simulateParticles } from '../examples/demo/src/shared/particles-sim.js';
+import { baseInstances, cullOnCpu, INSTANCE_COUNT } from '../examples/demo/src/shared/three-culling-scene.js';
 
 const configFile = resolve('examples/vite.config.mjs');
 const screenshots = resolve('test-results/screenshots');
@@ -41,19 +42,23 @@ interface OpenPage {
   page: Page;
   /** Console errors and uncaught exceptions so far. */
   errors: string[];
+  /** Console warnings so far (Chromium reports WebGL errors as warnings: "[.WebGL-…]GL_INVALID_…"). */
+  warnings: string[];
 }
 
 async function open(path: string, ready: string, timeout = 90_000): Promise<OpenPage> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+    if (message.type() === 'warning') warnings.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   const response = await page.goto(new URL(path, baseUrl).href);
   expect(response?.status(), `HTTP status of ${path}`).toBe(200);
   await page.waitForFunction(ready, null, { timeout, polling: 100 });
-  return { page, errors };
+  return { page, errors, warnings };
 }
 
 async function finish({ page, errors }: OpenPage, screenshot: string): Promise<void> {
@@ -103,12 +108,13 @@ function expectStepState(state: StepState, values: number[]): void {
 const stepState = (page: Page) => page.evaluate(() => (window as unknown as { demoState: StepState }).demoState);
 
 describe('demo pages (vite preview + Chromium)', () => {
-  it('index links the three pages', async () => {
+  it('index links the four pages', async () => {
     const opened = await open('index.html', "document.getElementById('renderer').textContent !== ''");
     const links = await opened.page.$$eval('.pages a', (as) => as.map((a) => ({ href: a.getAttribute('href'), title: a.querySelector('h2')?.textContent })));
     expect(links).toEqual([
       { href: './step-by-step.html', title: 'Jumping Jack, step by step' },
       { href: './particles.html', title: 'Particles' },
+      { href: './three-culling.html', title: 'three.js culling' },
       { href: './benchmark.html', title: 'Benchmark' },
     ]);
     for (const link of links) expect((await opened.page.request.get(new URL(link.href!, baseUrl).href)).status()).toBe(200);
@@ -163,19 +169,21 @@ describe('demo pages (vite preview + Chromium)', () => {
     await finish(opened, 'step-by-step-random');
   });
 
-  it("particles: the live count matches a CPU replay at every frame, and only live particles are drawn", async () => {
+  it("particles: drawn from the GPU-resident count, no readback in the render loop; the live count matches a CPU replay at every frame", async () => {
     const frames = 40;
-    const opened = await open(`particles.html?frames=${frames}`, 'window.demoState?.done === true');
+    // counts=1: the page reads each frame's count after drawing it (outside the frame), for this check.
+    const opened = await open(`particles.html?frames=${frames}&counts=1`, 'window.demoState?.done === true');
     const state = await opened.page.evaluate(() => (window as unknown as { demoState: {
-      frame: number; liveCount: number; counts: number[]; algorithm: string; params: { capacity: number; emitPerFrame: number };
-      timing: { source: string; ms: number }; final: { liveIds: number[]; allAlive: boolean; drawn: number; litPixels: number };
+      frame: number; liveCount: number; counts: number[]; readbacksPerFrame: number[]; algorithm: string; params: { capacity: number; emitPerFrame: number };
+      timing: { source: string; ms: number }; final: { liveIds: number[]; allAlive: boolean; liveCount: number; litPixels: number };
     } }).demoState);
+    expect(state.readbacksPerFrame).toEqual(new Array(frames + 1).fill(0)); // readPixels/getBufferSubData while rendering
     expect(state.params).toEqual({ capacity: 50_000, emitPerFrame: 450 });
     const cpu = simulateParticles(state.params, frames);
     expect(state.frame).toBe(frames);
     expect(state.counts).toEqual(cpu.counts);
     expect(state.liveCount).toBe(cpu.counts[frames]);
-    expect(state.final.drawn).toBe(cpu.counts[frames]);
+    expect(state.final.liveCount).toBe(cpu.counts[frames]);
     expect(state.final.allAlive).toBe(true);
     expect(state.final.liveIds).toEqual(Array.from(cpu.liveIds));
     expect(state.final.litPixels).toBeGreaterThan(20_000); // tens of thousands of points on the canvas
@@ -193,15 +201,67 @@ describe('demo pages (vite preview + Chromium)', () => {
   it('particles: the same counts with horn and auto (smaller pool)', async () => {
     for (const algorithm of ['horn', 'auto']) {
       const params = { capacity: 9000, emitPerFrame: 120 };
-      const opened = await open(`particles.html?frames=12&n=${params.capacity}&emit=${params.emitPerFrame}&algorithm=${algorithm}`, 'window.demoState?.done === true');
-      const state = await opened.page.evaluate(() => (window as unknown as { demoState: { counts: number[]; algorithm: string; final: { liveIds: number[] } } }).demoState);
+      const opened = await open(`particles.html?frames=12&counts=1&n=${params.capacity}&emit=${params.emitPerFrame}&algorithm=${algorithm}`, 'window.demoState?.done === true');
+      const state = await opened.page.evaluate(() => (window as unknown as { demoState: { counts: number[]; readbacksPerFrame: number[]; algorithm: string; final: { liveIds: number[] } } }).demoState);
       const cpu = simulateParticles(params, 12);
       expect(state.algorithm).toBe(algorithm);
+      expect(state.readbacksPerFrame).toEqual(new Array(13).fill(0));
       expect(state.counts).toEqual(cpu.counts);
       expect(state.final.liveIds).toEqual(Array.from(cpu.liveIds));
       await opened.page.close();
       expect(opened.errors).toEqual([]);
     }
+  });
+
+  it('three.js culling: drawn from the GPU-resident count, pixel-identical to CPU culling, every count checked, no readback per frame', async () => {
+    const frames = 4; // frames 0..4
+    const size = 256;
+    interface ThreeState {
+      mode: string; frame: number; done: boolean; instances: number; readbacksPerFrame: number[]; readbacksOutsideFrames: number;
+      counts: number[]; pixels: string[]; glError: number; renderer: string;
+    }
+    const run = async (query: string) => {
+      const opened = await open(`three-culling.html?frames=${frames}&capture=1&size=${size}${query}`, 'window.demoState?.done === true', 110_000);
+      const state = await opened.page.evaluate(() => (window as unknown as { demoState: ThreeState }).demoState);
+      return { opened, state };
+    };
+    const gpu = await run('');
+    const cpu = await run('&cull=cpu');
+    const base = baseInstances();
+    const expected = Array.from({ length: frames + 1 }, (_, f) => cullOnCpu(base, f).count);
+    expect(gpu.state.mode).toBe('gpu');
+    expect(cpu.state.mode).toBe('cpu');
+    expect(gpu.state.instances).toBe(INSTANCE_COUNT);
+    // every compaction count (read by the page after each frame was drawn) = the CPU's culling
+    expect(gpu.state.counts).toEqual(expected);
+    expect(cpu.state.counts).toEqual(expected);
+    // the frames: pixel-identical to the reference, and not empty
+    expect(gpu.state.pixels).toHaveLength(frames + 1);
+    for (let f = 0; f <= frames; f++) {
+      const a = Buffer.from(gpu.state.pixels[f], 'base64');
+      const b = Buffer.from(cpu.state.pixels[f], 'base64');
+      expect(a.length).toBe(size * size * 4);
+      let differing = 0;
+      let lit = 0;
+      for (let k = 0; k < a.length; k += 4) {
+        if (a[k] !== b[k] || a[k + 1] !== b[k + 1] || a[k + 2] !== b[k + 2] || a[k + 3] !== b[k + 3]) differing++;
+        if (a[k] + a[k + 1] + a[k + 2] > 60) lit++;
+      }
+      expect(differing, `frame ${f}: pixels differing from the CPU-culled reference`).toBe(0);
+      expect(lit, `frame ${f}: lit pixels`).toBeGreaterThan(size * size * 0.05);
+    }
+    // no readPixels/getBufferSubData while any frame was rendered (the counts and pixels above were read after)
+    expect(gpu.state.readbacksPerFrame).toEqual(new Array(frames + 1).fill(0));
+    // ... while the counter does see the reads made outside the frames (pixels, and the counts' readPixels into a buffer)
+    expect(gpu.state.readbacksOutsideFrames).toBeGreaterThanOrEqual(2 * (frames + 1));
+    expect(gpu.state.glError).toBe(0);
+    expect(cpu.state.glError).toBe(0);
+    for (const { opened } of [gpu, cpu]) {
+      expect(opened.warnings.filter((w) => /GL|THREE|WebGL/i.test(w))).toEqual([]);
+    }
+    await cpu.opened.page.close();
+    expect(cpu.opened.errors).toEqual([]);
+    await finish(gpu.opened, 'three-culling');
   });
 
   it('benchmark (?quick=1): a result for every algorithm and density, each checked; tfjs and JS peers', async () => {

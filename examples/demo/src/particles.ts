@@ -2,34 +2,47 @@
 // drawn, straight from the compacted texture. The rules (shared/particles-sim.ts) count whole
 // frames, so the Playwright test can replay them on the CPU and compare the live count per frame.
 //
-// Per frame k >= 1:
+// Per frame k >= 1, with no GPU->CPU readback (the live count never leaves the GPU):
 //   1. simulate (our own fragment pass) into the pool stream's texture: texel p < live(k-1) is
 //      particle p of last frame's compacted texture with one frame less of life; the next
-//      min(emit, capacity - live) texels are new particles; the rest is dead (life 0).
+//      min(emit, capacity - live) texels are new particles; the rest is dead (life 0). live(k-1) is
+//      read in the shader from last frame's `result.stream.lengthTexture` (streamGlsl).
 //   2. engine.compact(pool, { keep: { glsl: 'return value.w > 0.0;' } }) -> live particles first.
-//   3. draw `await result.count()` points, each fetching its particle from the compacted texture.
-// Frame 0 compacts the initial pool (uploaded once with engine.stream).
+//   3. draw the stream's whole capacity as points; each fetches its particle from the compacted
+//      texture, and the ones at index >= glcompactLength(lengthTexture) are moved outside clip space.
+// Frame 0 compacts the initial pool (uploaded once with engine.stream). The count is read only to
+// check the page (Pause, the end of ?frames=F, and after each frame with ?counts=1 for its test).
 //
 // The pool is a stream the engine made (engine.stream), and we render into its public texture
 // (stream.texture), keeping its layout (stream.layout); the engine owns and frees it.
-import type { CompactResult, Stream } from 'glcompact';
+import { streamGlsl, type CompactResult, type Stream } from 'glcompact';
 import { element, engineOn, showError } from './shared/page.js';
-import { defaultParticleParams, initialLife, lifetime, LIFE_RANGE, MIN_LIFE, simulateParticles, type ParticleParams } from './shared/particles-sim.js';
+import { defaultParticleParams, emittedId, initialLife, lifetime, LIFE_RANGE, MIN_LIFE, simulateParticles, type ParticleParams } from './shared/particles-sim.js';
+import { countReadbacks } from './shared/readback-counter.js';
 import { hash32, numberParam } from './shared/random.js';
 
 type Algorithm = 'jumping-jack' | 'horn' | 'auto';
 
 interface DemoState {
   frame: number;
-  liveCount: number;
-  /** counts[k]: live particles after frame k. */
+  /** The last live count read (Pause, the end, or every frame with ?counts=1); undefined before. */
+  liveCount: number | undefined;
+  /** counts[k]: live particles after frame k, read after the frame was drawn (?counts=1 only). */
   counts: number[];
+  /** readPixels/getBufferSubData calls while each frame was rendered (0: no readback in the loop). */
+  readbacksPerFrame: number[];
   algorithm: Algorithm;
   params: ParticleParams;
   timing: { source: 'gpu-timer-query' | 'cpu'; ms: number | undefined };
   done: boolean;
+  /**
+   * Every frame's timing, for bench/particles-frames.mjs: GPU ms of the frame's whole GL work
+   * (simulate + compact + draw) from the timer query (frames without a free query are missing), CPU ms
+   * from the frame's start until its draw is submitted, and ms between consecutive frame starts.
+   */
+  frameLog: { gpuMs: number[]; stepMs: number[]; intervalMs: number[] };
   /** At the end (?frames=F): the ids of the particles in the compacted texture, sorted, and whether all had life > 0. */
-  final?: { liveIds: number[]; allAlive: boolean; drawn: number; litPixels: number };
+  final?: { liveIds: number[]; allAlive: boolean; liveCount: number; litPixels: number };
 }
 
 /** What the page exposes for its test (test/demo-pages.node.test.ts): window.demoState. */
@@ -41,11 +54,14 @@ const simParams: ParticleParams = {
   emitPerFrame: Math.max(0, Math.round(numberParam(params, 'emit', defaultParticleParams.emitPerFrame))),
 };
 const stopAfter = numberParam(params, 'frames', Infinity);
+/** ?counts=1 (the page's test): read each frame's count after the frame is drawn, to check them all. */
+const recordCounts = params.get('counts') === '1';
 const algorithmSelect = element<HTMLSelectElement>('algorithm');
 if (['jumping-jack', 'horn', 'auto'].includes(params.get('algorithm') ?? '')) algorithmSelect.value = params.get('algorithm')!;
 
 const canvas = element<HTMLCanvasElement>('view');
 const { gl, engine } = engineOn(canvas, { antialias: false, alpha: false });
+const readbacks = countReadbacks(gl);
 
 // --- the particles' motion (cosmetic; the counts depend only on the integer life rules) ---
 
@@ -79,26 +95,28 @@ const simulateFragment = /* glsl */ `#version 300 es
 precision highp float;
 precision highp int;
 precision highp usampler2D;
-uniform usampler2D u_previous;    // last frame's compacted particles (x, y, id, life bits)
-uniform int u_previousWidthLog2;
+${streamGlsl}
+uniform highp usampler2D u_previous;        // last frame's compacted particles (x, y, id, life bits)
+uniform highp usampler2D u_previousLength;  // ... and their number, on the GPU
 uniform int u_poolWidthLog2;
-uniform int u_liveCount;
-uniform int u_emitCount;
+uniform int u_capacity;
+uniform int u_emitPerFrame;
 uniform int u_firstNewId;
 out uvec4 outValue;
 ${motionGlsl}
 void main() {
   ivec2 texel = ivec2(gl_FragCoord.xy);
   int p = (texel.y << u_poolWidthLog2) | texel.x;
+  int liveCount = int(glcompactLength(u_previousLength));
+  int emitCount = min(u_emitPerFrame, u_capacity - liveCount);
   uint id;
   float life;
-  if (p < u_liveCount) {
-    int mask = (1 << u_previousWidthLog2) - 1;
-    uvec4 particle = texelFetch(u_previous, ivec2(p & mask, p >> u_previousWidthLog2), 0);
+  if (p < liveCount) {
+    uvec4 particle = glcompactElement(u_previous, uint(p));
     id = particle.z;
     life = uintBitsToFloat(particle.w) - 1.0;   // whole frames: exact in float32
-  } else if (p < u_liveCount + u_emitCount) {
-    id = uint(u_firstNewId + (p - u_liveCount));
+  } else if (p < liveCount + emitCount) {
+    id = uint(u_firstNewId + (p - liveCount));
     life = float(lifetime(id));
   } else {
     outValue = uvec4(0u);
@@ -118,14 +136,21 @@ const pointVertex = /* glsl */ `#version 300 es
 precision highp float;
 precision highp int;
 precision highp usampler2D;
-uniform usampler2D u_particles;  // the compacted stream: live particles first
-uniform int u_widthLog2;
+${streamGlsl}
+uniform highp usampler2D u_particles;  // the compacted stream: live particles first
+uniform highp usampler2D u_liveCount;  // its length texture: the count never comes to the CPU
 uniform float u_pointSize;
 out vec4 v_color;
 ${motionGlsl}
 void main() {
-  int i = gl_VertexID;
-  uvec4 particle = texelFetch(u_particles, ivec2(i & ((1 << u_widthLog2) - 1), i >> u_widthLog2), 0);
+  uint i = uint(gl_VertexID);
+  if (i >= glcompactLength(u_liveCount)) {  // past the live ones: outside clip space, not drawn
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+    gl_PointSize = 1.0;
+    v_color = vec4(0.0);
+    return;
+  }
+  uvec4 particle = glcompactElement(u_particles, i);
   vec2 position = uintBitsToFloat(particle.xy);
   float life = uintBitsToFloat(particle.w);
   float fraction = clamp(life / float(lifetime(particle.z)), 0.0, 1.0);
@@ -172,8 +197,7 @@ const keep = { glsl: 'return value.w > 0.0;' };
 let pool: Stream;
 let poolFramebuffer: WebGLFramebuffer;
 let live: CompactResult | undefined;
-let liveCount = 0;
-let nextId = 0;
+let liveCount: number | undefined;
 let frame = 0;
 let counts: number[] = [];
 let paused = false;
@@ -182,6 +206,8 @@ const pendingQueries: WebGLQuery[] = [];
 const gpuTimes: number[] = [];
 const cpuTimes: number[] = [];
 const frameStamps: number[] = [];
+const frameLog: DemoState['frameLog'] = { gpuMs: [], stepMs: [], intervalMs: [] };
+let lastStepStart: number | undefined;
 
 function initialPool(): Float32Array {
   const data = new Float32Array(simParams.capacity * 4);
@@ -208,35 +234,38 @@ function reset(): void {
   gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, pool.texture, 0);
   if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) throw new Error('cannot render into the pool texture');
   gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-  liveCount = 0;
-  nextId = simParams.capacity;
+  liveCount = undefined;
   frame = -1;
   counts = [];
   done = false;
   element('check').textContent = '';
 }
 
-/** Step 1: age the live particles and emit new ones into the pool texture. */
-function simulate(previous: CompactResult, emitCount: number): void {
+/** Step 1: age the live particles and emit new ones into the pool texture (`frame` is the new frame). */
+function simulate(previous: CompactResult, newFrame: number): void {
   gl.bindFramebuffer(gl.FRAMEBUFFER, poolFramebuffer);
   gl.viewport(0, 0, pool.layout.width, pool.layout.height);
   gl.useProgram(simulateProgram);
   gl.activeTexture(gl.TEXTURE0);
   gl.bindTexture(gl.TEXTURE_2D, previous.stream.texture);
   gl.uniform1i(uniform(simulateProgram, 'u_previous'), 0);
-  gl.uniform1i(uniform(simulateProgram, 'u_previousWidthLog2'), previous.stream.layout.widthLog2);
+  gl.activeTexture(gl.TEXTURE1);
+  gl.bindTexture(gl.TEXTURE_2D, previous.stream.lengthTexture);
+  gl.uniform1i(uniform(simulateProgram, 'u_previousLength'), 1);
   gl.uniform1i(uniform(simulateProgram, 'u_poolWidthLog2'), pool.layout.widthLog2);
-  gl.uniform1i(uniform(simulateProgram, 'u_liveCount'), liveCount);
-  gl.uniform1i(uniform(simulateProgram, 'u_emitCount'), emitCount);
-  gl.uniform1i(uniform(simulateProgram, 'u_firstNewId'), nextId);
+  gl.uniform1i(uniform(simulateProgram, 'u_capacity'), simParams.capacity);
+  gl.uniform1i(uniform(simulateProgram, 'u_emitPerFrame'), simParams.emitPerFrame);
+  gl.uniform1i(uniform(simulateProgram, 'u_firstNewId'), emittedId(simParams, newFrame, 0));
   gl.bindVertexArray(emptyVertexArray);
   gl.drawArrays(gl.TRIANGLES, 0, 3);
+  gl.bindTexture(gl.TEXTURE_2D, null);
+  gl.activeTexture(gl.TEXTURE0);
   gl.bindTexture(gl.TEXTURE_2D, null);
   gl.bindFramebuffer(gl.FRAMEBUFFER, null);
 }
 
-/** Step 3: draw `count` points from the compacted texture. */
-function draw(result: CompactResult, count: number): void {
+/** Step 3: draw the compacted stream's capacity as points; the shader culls past the GPU's count. */
+function draw(result: CompactResult): void {
   gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   gl.viewport(0, 0, canvas.width, canvas.height);
   gl.clearColor(0.02, 0.027, 0.05, 1);
@@ -245,14 +274,18 @@ function draw(result: CompactResult, count: number): void {
   gl.activeTexture(gl.TEXTURE0);
   gl.bindTexture(gl.TEXTURE_2D, result.stream.texture);
   gl.uniform1i(uniform(pointProgram, 'u_particles'), 0);
-  gl.uniform1i(uniform(pointProgram, 'u_widthLog2'), result.stream.layout.widthLog2);
+  gl.activeTexture(gl.TEXTURE1);
+  gl.bindTexture(gl.TEXTURE_2D, result.stream.lengthTexture);
+  gl.uniform1i(uniform(pointProgram, 'u_liveCount'), 1);
   gl.uniform1f(uniform(pointProgram, 'u_pointSize'), Math.max(2, canvas.width / 420));
   gl.enable(gl.BLEND);
   gl.blendFunc(gl.SRC_ALPHA, gl.ONE);
   gl.bindVertexArray(emptyVertexArray);
-  gl.drawArrays(gl.POINTS, 0, count);
-  gl.disable(gl.BLEND); // leave the engine the state it expects
+  gl.drawArrays(gl.POINTS, 0, result.stream.layout.capacity);
+  gl.disable(gl.BLEND);
   gl.bindVertexArray(null);
+  gl.bindTexture(gl.TEXTURE_2D, null);
+  gl.activeTexture(gl.TEXTURE0);
   gl.bindTexture(gl.TEXTURE_2D, null);
 }
 
@@ -263,7 +296,10 @@ function pollTimer(): void {
     if (!gl.getQueryParameter(query, gl.QUERY_RESULT_AVAILABLE)) break;
     const disjoint = gl.getParameter(timer.GPU_DISJOINT_EXT);
     const ns = gl.getQueryParameter(query, gl.QUERY_RESULT) as number;
-    if (!disjoint) gpuTimes.push(ns / 1e6);
+    if (!disjoint) {
+      gpuTimes.push(ns / 1e6);
+      frameLog.gpuMs.push(ns / 1e6);
+    }
     gl.deleteQuery(query);
     pendingQueries.shift();
   }
@@ -272,45 +308,41 @@ function pollTimer(): void {
 
 const average = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined);
 
-async function step(): Promise<void> {
+/** One frame: simulate, compact, draw. No readback: nothing here waits for the GPU. */
+function step(): void {
   const algorithm = algorithmSelect.value as Algorithm;
   const started = performance.now();
+  if (lastStepStart !== undefined) frameLog.intervalMs.push(started - lastStepStart);
+  lastStepStart = started;
   const query = timer && pendingQueries.length < 4 ? gl.createQuery() : null;
   if (query) gl.beginQuery(timer!.TIME_ELAPSED_EXT, query);
-  let emitted = 0;
-  if (live) {
-    emitted = Math.min(simParams.emitPerFrame, simParams.capacity - liveCount);
-    simulate(live, emitted);
-  }
+  if (live) simulate(live, frame + 1);
   const next = engine.compact(pool, { keep, algorithm });
+  draw(next);
   if (query) {
     gl.endQuery(timer!.TIME_ELAPSED_EXT);
     pendingQueries.push(query);
   }
-  const count = await next.count();
   cpuTimes.push(performance.now() - started);
+  frameLog.stepMs.push(performance.now() - started);
   if (cpuTimes.length > 30) cpuTimes.shift();
-  draw(next, count);
   live?.dispose();
   live = next;
-  liveCount = count;
-  nextId += emitted;
   frame += 1;
-  counts.push(count);
   pollTimer();
 }
 
 function showStats(): void {
-  element('live').textContent = liveCount.toLocaleString('en-US');
+  element('live').textContent = liveCount === undefined ? 'on the GPU' : liveCount.toLocaleString('en-US');
   element('frame').textContent = String(frame);
   const gpu = average(gpuTimes);
   const cpu = average(cpuTimes);
   const usingGpu = timer !== null && gpu !== undefined;
   element('time').textContent = (usingGpu ? gpu : cpu)?.toFixed(2) ?? '–';
-  element('time-label').textContent = usingGpu ? 'ms GPU per frame (simulate + compact)' : 'ms CPU per frame (simulate + compact until the count is read)';
+  element('time-label').textContent = usingGpu ? 'ms GPU per frame (simulate + compact + draw)' : 'ms CPU per frame (simulate + compact + draw, submitted)';
   element('timing-source').textContent = timer
-    ? `GPU time from EXT_disjoint_timer_query_webgl2 (average of the last ${gpuTimes.length} frames); CPU time from submitting the frame's work until its count is read back: ${cpu?.toFixed(2) ?? '–'} ms.`
-    : 'No EXT_disjoint_timer_query_webgl2 here: the time shown is CPU time (performance.now from submitting simulate + compact until the count is read back).';
+    ? `GPU time from EXT_disjoint_timer_query_webgl2 (average of the last ${gpuTimes.length} frames); CPU time from the frame's start until its draw is submitted (nothing waits for the GPU): ${cpu?.toFixed(2) ?? '–'} ms.`
+    : 'No EXT_disjoint_timer_query_webgl2 here: the time shown is CPU time (performance.now from the frame\'s start until its draw is submitted; nothing waits for the GPU).';
   const now = performance.now();
   frameStamps.push(now);
   while (frameStamps.length > 0 && frameStamps[0] < now - 1000) frameStamps.shift();
@@ -319,9 +351,11 @@ function showStats(): void {
     frame,
     liveCount,
     counts: [...counts],
+    readbacksPerFrame: [...readbacks.perFrame],
     algorithm: algorithmSelect.value as Algorithm,
     params: simParams,
     timing: { source: usingGpu ? 'gpu-timer-query' : 'cpu', ms: usingGpu ? gpu : cpu },
+    frameLog,
     done,
     final: exposed.demoState?.final,
   };
@@ -336,9 +370,10 @@ function countLitPixels(): number {
   return lit;
 }
 
-/** Compares what the GPU holds now with the CPU replay of the same frames. */
+/** Compares what the GPU holds now with the CPU replay of the same frames (reads the stream back). */
 async function checkAgainstCpu(litPixels = -1): Promise<DemoState['final']> {
   const values = (await live!.read()) as Float32Array;
+  liveCount = await live!.count();
   const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
   const ids: number[] = [];
   let allAlive = true;
@@ -348,24 +383,30 @@ async function checkAgainstCpu(litPixels = -1): Promise<DemoState['final']> {
   }
   ids.sort((a, b) => a - b);
   const cpu = simulateParticles(simParams, frame);
-  const countsMatch = cpu.counts.join() === counts.join();
+  // Per-frame counts exist with ?counts=1 only; otherwise the last frame's count is checked.
+  const countsMatch = recordCounts ? cpu.counts.join() === counts.join() : cpu.counts[frame] === liveCount;
   const idsMatch = cpu.liveIds.length === ids.length && ids.every((id, k) => id === cpu.liveIds[k]);
   const ok = countsMatch && idsMatch && allAlive;
   const check = element('check');
   check.className = ok ? 'ok' : 'bad';
-  check.textContent = `${ok ? '✓' : '✗'} frame ${frame}: live counts of all ${frame + 1} frames ${countsMatch ? 'match' : 'differ from'} the CPU replay; ` +
+  const countsChecked = recordCounts ? `live counts of all ${frame + 1} frames` : 'the live count';
+  check.textContent = `${ok ? '✓' : '✗'} frame ${frame}: ${countsChecked} ${countsMatch ? (recordCounts ? 'match' : 'matches') : (recordCounts ? 'differ from' : 'differs from')} the CPU replay; ` +
     `the ${ids.length.toLocaleString('en-US')} particles in the compacted texture ${idsMatch ? 'are exactly' : 'are not'} the CPU's live ones` +
     `${allAlive ? ', all with life > 0' : ', and some have life <= 0'}.`;
-  return { liveIds: ids, allAlive, drawn: liveCount, litPixels };
+  return { liveIds: ids, allAlive, liveCount, litPixels };
 }
 
 async function loop(): Promise<void> {
   try {
     if (!paused && !done) {
-      await step();
+      readbacks.frame(step);
+      // Before any await: the canvas is cleared once the browser has presented it.
+      const litPixels = frame >= stopAfter ? countLitPixels() : -1;
+      // The page's test only: the count, read after the frame was drawn (outside the frame).
+      if (recordCounts) counts.push((liveCount = await live!.count()));
       if (frame >= stopAfter) {
         done = true;
-        const final = await checkAgainstCpu(countLitPixels());
+        const final = await checkAgainstCpu(litPixels);
         showStats();
         exposed.demoState = { ...exposed.demoState!, final, done: true };
         return;
@@ -393,7 +434,8 @@ element('reset').addEventListener('click', () => {
 element('pool').textContent =
   `pool of ${simParams.capacity.toLocaleString('en-US')} particles (one stream of vec4), ` +
   `${simParams.emitPerFrame} emitted per frame, lifetimes ${MIN_LIFE}–${MIN_LIFE + LIFE_RANGE - 1} frames. ` +
-  'Pause compares the GPU state with a CPU replay of the same frames.';
+  'The render loop never reads the live count back: the shaders read it from the compaction\'s length texture. ' +
+  'Pause reads it, and compares the GPU state with a CPU replay of the same frames.';
 element('renderer').textContent = `renderer: ${engine.caps.renderer}`;
 
 try {

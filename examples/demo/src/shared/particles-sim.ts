@@ -33,9 +33,18 @@ export interface SimulationResult {
 }
 
 /**
+ * Id of the j-th particle emitted at frame k >= 1. It does not depend on how many were emitted before
+ * (a full pool emits fewer), so the page's GPU pass can name new particles without the live count ever
+ * reaching the CPU; ids stay unique.
+ */
+export function emittedId(params: ParticleParams, frame: number, j: number): number {
+  return params.capacity + (frame - 1) * params.emitPerFrame + j;
+}
+
+/**
  * Frame 0: particles 0..capacity-1, with initialLife(id) frames left, all alive.
  * Frame k >= 1: every live particle loses one frame of life; then min(emitPerFrame, capacity -
- * live) new particles are appended (ids continue from the last one made) with lifetime(id) frames;
+ * live) new particles are appended (ids emittedId(params, k, j)) with lifetime(id) frames;
  * then the ones with life <= 0 are dropped (that is the compaction).
  */
 export function simulateParticles(params: ParticleParams, frames: number): SimulationResult {
@@ -45,7 +54,6 @@ export function simulateParticles(params: ParticleParams, frames: number): Simul
     ids.push(id);
     lives.push(initialLife(id));
   }
-  let nextId = params.capacity;
   const counts = [ids.length];
   for (let frame = 1; frame <= frames; frame++) {
     const nextIds: number[] = [];
@@ -58,10 +66,10 @@ export function simulateParticles(params: ParticleParams, frames: number): Simul
     }
     const emitted = Math.min(params.emitPerFrame, params.capacity - ids.length);
     for (let j = 0; j < emitted; j++) {
-      nextIds.push(nextId + j);
-      nextLives.push(lifetime(nextId + j));
+      const id = emittedId(params, frame, j);
+      nextIds.push(id);
+      nextLives.push(lifetime(id));
     }
-    nextId += emitted;
     ids = nextIds;
     lives = nextLives;
     counts.push(ids.length);
