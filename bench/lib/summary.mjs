@@ -1,6 +1,6 @@
 // The short tables printed to stdout at the end of a run.
 
-function table(title, rows) {
+export function table(title, rows) {
   if (rows.length === 0) return '';
   const keys = Object.keys(rows[0]);
   const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
