@@ -47,10 +47,12 @@ export class Readback {
 
   async stream(stream: StreamView): Promise<StreamData> {
     this.assertAlive('stream.read()');
-    const bits = await this.texels(stream.target, stream.length ?? (await this.length(stream)));
-    // `bits` may be a view on a longer buffer (whole rows were read): keep its offset and length.
-    if (stream.type === 'float32') return new Float32Array(bits.buffer, bits.byteOffset, bits.length);
-    if (stream.type === 'int32') return new Int32Array(bits.buffer, bits.byteOffset, bits.length);
+    const read = await this.texels(stream.target, stream.length ?? (await this.length(stream)));
+    // Whole rows were read: hand the caller an array that owns exactly its buffer (users rightly
+    // reinterpret `.buffer`); one memcpy, far cheaper than the read itself.
+    const bits = read.byteOffset === 0 && read.byteLength === read.buffer.byteLength ? read : read.slice();
+    if (stream.type === 'float32') return new Float32Array(bits.buffer);
+    if (stream.type === 'int32') return new Int32Array(bits.buffer);
     return bits;
   }
 

@@ -55,4 +55,20 @@ describe('stream round trip', () => {
       stream.dispose();
     }
   });
+
+  it('read() returns arrays that own exactly their buffer (reads are packed four words to a texel and cut to length)', async () => {
+    const engine = await testEngine();
+    for (const n of [1, 3, 4, 5, 2047, 2049, 4096 + 3]) {
+      for (const components of [1, 4] as const) {
+        const data = Int32Array.from({ length: n * components }, (_, i) => (i * 2654435761) | 0);
+        const read = await engine.stream(data, { components }).read();
+        expect(read).toBeInstanceOf(Int32Array);
+        expect(read.byteOffset).toBe(0);
+        expect(read.buffer.byteLength, `n ${n}, ${components} components`).toBe(n * components * 4);
+        expectSameBits(read, data, `n ${n}, ${components} components`);
+        const kept = await engine.compact(engine.stream(data, { components }), { keep: 'nonzero', algorithm: 'horn', output: 'indices' }).read();
+        expect(kept.buffer.byteLength).toBe(kept.length * 4);
+      }
+    }
+  });
 });
