@@ -166,6 +166,19 @@ for (const p of [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 0.95]) {
   });
   report('compact horn global blelloch', ms);
 }
+{ // compaction + read() of the kept values back to the CPU (half of them at 50 % kept)
+  let kept = 0;
+  const ms = await median(engine, async () => {
+    const r = engine.compact(stream, { keep: { lessEqual: 0.5 } });
+    kept = (await r.read()).length;
+    r.dispose();
+  });
+  report('compact auto 50 % + read() of the kept values', ms, `${kept} values`);
+  const readMs = await median(engine, async () => {
+    await stream.read();
+  });
+  report('stream.read() of the whole stream', readMs, `${n} values`);
+}
 { // CPU baselines
   const out = new Float32Array(n);
   const filterMs = await median(engine, () => {
