@@ -118,26 +118,7 @@ await mkdir(values.out, { recursive: true });
 const base = join(values.out, `${meta.rendererSlug}-${date}-browser${values.quick ? '-quick' : ''}`);
 await writeFile(`${base}.json`, formatJson({ ...meta, sweeps: { density: densitySweep, peers } }));
 await writeFile(`${base}-density.svg`, await renderSvg(chartSpec(meta, densitySweep)));
-await writeFile(`${base}-peers.svg`, await renderSvg({
-  $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-  title: { text: `${peers.title} — ${meta.rendererShort}`, subtitle: [`renderer: ${meta.renderer}`, `glcompact ${meta.packageVersion} · ${date} · median of ${repeats} runs after 1 warm-up · log scale`], anchor: 'start' },
-  // log scale: medians below 0.01 ms (a JS loop on a tiny input) are drawn at 0.01
-  data: { values: peers.points.map((p) => ({ ...p, plotted: Math.max(p.medianMs, 0.01), label: `${p.series} — ${p.until}`, text: `${p.medianMs} ms` })) },
-  facet: { row: { field: 'kind', title: null }, column: { field: 'n', title: 'elements' } },
-  spec: {
-    width: 300,
-    height: 180,
-    encoding: {
-      y: { field: 'label', type: 'nominal', title: null, sort: { field: 'medianMs' }, axis: { labelLimit: 420 } },
-      x: { field: 'plotted', type: 'quantitative', title: 'median ms (log scale)', scale: { type: 'log' } },
-    },
-    layer: [
-      { mark: { type: 'point', filled: true, size: 90 }, encoding: { color: { field: 'series', type: 'nominal', legend: null } } },
-      { mark: { type: 'text', align: 'left', dx: 8, fontSize: 10 }, encoding: { text: { field: 'text' } } },
-    ],
-  },
-  resolve: { scale: { y: 'independent' } },
-}));
+await writeFile(`${base}-peers.svg`, await renderSvg(chartSpec(meta, peers)));
 
 const fmt = (ms) => ms.toFixed(ms >= 100 ? 0 : 1);
 console.log(`renderer: ${meta.renderer}`);

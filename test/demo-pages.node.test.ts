@@ -136,6 +136,8 @@ describe('demo pages (vite preview + Chromium)', () => {
     // the compacted row drawn in the figure shows the GPU's Jumping Jack output
     const drawn = await page.$$eval('#figure g.jj-cell text:first-of-type', (texts) => texts.map((t) => Number(t.textContent)));
     expect(drawn).toEqual(state.jumpingJack);
+    // 10 jumps: every chain drawn in full, none faint
+    expect(await page.$$eval('#figure g.jump.faint, #figure g.jump.selected', (gs) => gs.length)).toBe(0);
     await page.screenshot({ path: join(screenshots, 'step-by-step-paper.png'), fullPage: true });
     // the jump-step slider at 1: positions still searching after one jump (0 and 3) show '?'
     await page.fill('#step', '1');
@@ -166,6 +168,26 @@ describe('demo pages (vite preview + Chromium)', () => {
     const state = await stepState(opened.page);
     expect(state.values.length).toBe(64);
     expectStepState(state, state.values);
+    // too many jumps to draw legibly: the longest search is drawn in full, the other chains faint
+    const { page } = opened;
+    const jumps = state.traces.map((t) => t.path.length - 1);
+    const longest = jumps.indexOf(Math.max(...jumps));
+    const roles = () => page.$$eval('#figure g.jump', (gs) => gs.map((g) => `${g.getAttribute('data-position')}:${['selected', 'faint'].filter((c) => g.classList.contains(c)).join()}`).sort());
+    const expectSelected = async (position: number | undefined) => {
+      const expected = state.traces.map((t) => `${t.position}:${position === undefined ? '' : t.position === position ? 'selected' : 'faint'}`).sort();
+      expect(await roles()).toEqual(expected);
+    };
+    await expectSelected(longest);
+    expect(await page.textContent('#figure-note')).toContain(`position ${longest}'s ${jumps[longest]} jumps (${state.traces[longest].path.join(' → ')})`);
+    // clicking another compacted cell follows that one; clicking it again draws every chain alike
+    const other = jumps.findIndex((j, i) => i !== longest && j > 0);
+    await page.click(`#figure g.jj-cell[data-position="${other}"]`);
+    await expectSelected(other);
+    await page.click(`#figure g.jj-cell[data-position="${other}"]`);
+    await expectSelected(undefined);
+    await page.click(`#figure g.jj-cell[data-position="${longest}"]`);
+    await expectSelected(longest);
+    await page.mouse.move(0, 0);
     await finish(opened, 'step-by-step-random');
   });
 

@@ -119,7 +119,51 @@ function sizesSpec(meta, sweep) {
   };
 }
 
-const SPECS = { density: densitySpec, 'block-size': blockSizeSpec, sizes: sizesSpec };
+/**
+ * bench/browser.mjs's peers: one dot per implementation and stopping point, a panel per operation
+ * and stream length. Each axis label is two lines (implementation, then where the timing stops) and
+ * never truncated: vega sizes labels from its 0.8 × font size estimate, which would cut real text.
+ */
+function peersSpec(meta, sweep) {
+  // log scale: medians below 0.01 ms (a JS loop on a tiny input) are drawn at 0.01
+  const points = sweep.points.map((p) => ({ ...p, plotted: Math.max(p.medianMs, 0.01), label: `${p.series}|${p.until}`, text: `${p.medianMs} ms` }));
+  // whole decades, with room right of the slowest dot for its "… ms" text
+  const decade = (x) => 10 ** Math.floor(Math.log10(x));
+  const domain = [decade(Math.min(...points.map((p) => p.plotted))), 10 * decade(4 * Math.max(...points.map((p) => p.plotted)))];
+  return {
+    $schema: SCHEMA,
+    config,
+    title: {
+      text: wrap(`${sweep.title} — ${meta.rendererShort}`, 80),
+      // two panels of labels make this chart wider than the others: longer subtitle lines fit
+      subtitle: [
+        ...wrap(`renderer: ${meta.renderer}`, 120),
+        ...wrap(sweep.description, 120),
+        ...wrap(`glcompact ${meta.packageVersion} · ${meta.date} · ${meta.quick ? 'quick run · ' : ''}median of ${meta.repeats} runs after 1 warm-up · log scale`, 120),
+      ],
+    },
+    data: { values: points },
+    facet: {
+      row: { field: 'kind', title: null, header: { labelFontSize: 12, labelExpr: "datum.value === 'scan' ? 'prefix sum' : datum.value === 'compact' ? 'compaction' : datum.value" } },
+      column: { field: 'n', title: null, header: { labelFontSize: 12, labelExpr: "'n = ' + format(datum.value, ',') + ' (2^' + round(log(datum.value) / LN2) + ')'" } },
+    },
+    spec: {
+      width: 300,
+      height: 260,
+      encoding: {
+        y: { field: 'label', type: 'nominal', title: null, sort: { field: 'medianMs' }, axis: { labelLimit: 0, labelExpr: "split(datum.value, '|')", labelLineHeight: 13, labelPadding: 6 } },
+        x: { field: 'plotted', type: 'quantitative', title: 'median ms (log scale)', scale: { type: 'log', domain, nice: false } },
+      },
+      layer: [
+        { mark: { type: 'point', filled: true, size: 90 }, encoding: { color: { field: 'series', type: 'nominal', legend: null } } },
+        { mark: { type: 'text', align: 'left', dx: 8, fontSize: 10 }, encoding: { text: { field: 'text' } } },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  };
+}
+
+const SPECS = { density: densitySpec, 'block-size': blockSizeSpec, sizes: sizesSpec, peers: peersSpec };
 
 export function chartSpec(meta, sweep) {
   const spec = SPECS[sweep.name](meta, sweep);

@@ -36,6 +36,12 @@ const canvas = document.createElement('canvas'); // the engine's context; nothin
 const { engine } = engineOn(canvas);
 let runs = 0;
 let current: BlockResult | undefined;
+/**
+ * In the dense view (more jumps than the paper's figure, e.g. 64 elements), the output position
+ * whose jump chain is drawn in full; the others are drawn faint. Starts at the longest search;
+ * clicking a compacted cell picks another; clicking it again draws every chain alike.
+ */
+let selected: number | undefined;
 
 function sameMultiset(a: number[], b: number[]): boolean {
   const sort = (x: number[]) => [...x].sort((p, q) => p - q);
@@ -106,7 +112,10 @@ function draw(result: BlockResult, step: number): void {
   const left = labelW;
   const width = left + b * cw + 16;
   const fontSize = cw >= 30 ? 13 : cw >= 20 ? 11 : 10;
-  const showNumbers = traces.reduce((sum, t) => sum + t.path.length - 1, 0) <= 24;
+  // Up to 24 jumps (the paper's Fig. 7 has 10) every chain is drawn in full with its jump numbers.
+  // Past that, the arcs tangle: only the selected position's chain is drawn in full, the others faint.
+  const dense = traces.reduce((sum, t) => sum + t.path.length - 1, 0) > 24;
+  const chosen = dense && selected !== undefined && selected < v ? selected : undefined;
   const maxDistance = Math.max(1, ...traces.flatMap((t) => t.path.slice(1).map((to, j) => Math.abs(to - t.path[j]))));
   const arcHeight = (d: number) => 8 + (d / maxDistance) * 86;
   const forwardSpace = Math.max(30, ...traces.flatMap((t) => t.path.slice(1).map((to, j) => (to > t.path[j] ? arcHeight(to - t.path[j]) : 0)))) + 12;
@@ -190,9 +199,15 @@ function draw(result: BlockResult, step: number): void {
   const top = rows.jumps;
   const bottom = rows.jumps + ch;
   const outTop = rows.jumpingJack;
-  for (const t of traces) {
+  // the selected chain last, so that it is drawn on top of the faint ones
+  const drawOrder = chosen === undefined ? traces : [...traces.filter((t) => t.position !== chosen), traces[chosen]];
+  const placed: { x: number; y: number }[] = []; // the selected chain's jump numbers so far
+  for (const t of drawOrder) {
     const i = t.position;
-    const g = svg('g', { class: 'jump', 'data-position': i }, root);
+    const role = chosen === undefined ? '' : i === chosen ? ' selected' : ' faint';
+    const g = svg('g', { class: `jump${role}`, 'data-position': i }, root);
+    const strokeWidth = !dense ? 1.6 : i === chosen ? 2.2 : 1.1;
+    const showNumbers = !dense || i === chosen;
     const jumps = t.path.length - 1;
     // start marker: where position i begins its search
     if (jumps > 0) svg('circle', { cx: cx(i), cy: top - 4, r: 3, fill: colorOf(i) }, g);
@@ -205,15 +220,27 @@ function draw(result: BlockResult, step: number): void {
       const yEnd = forward ? top : bottom;
       // sweep flag 1 (clockwise on screen): left-to-right arcs go over the row, right-to-left under it
       const path = `M ${cx(from)} ${yEnd} A ${(d * cw) / 2} ${ry} 0 0 1 ${cx(to)} ${yEnd}`;
-      svg('path', { d: path, fill: 'none', stroke: colorOf(i), 'stroke-width': 1.6, 'marker-end': `url(#arrow-${i})` }, g);
-      const labelX = (cx(from) + cx(to)) / 2;
-      const labelY = forward ? top - ry - 3 : bottom + ry + 10;
-      svg('text', { x: labelX, y: labelY, 'text-anchor': 'middle', 'font-size': 9.5, fill: colorOf(i), class: showNumbers ? 'num' : 'num on-focus' }, g, String(j));
+      svg('path', { d: path, fill: 'none', stroke: colorOf(i), 'stroke-width': strokeWidth, 'marker-end': `url(#arrow-${i})` }, g);
+      // the number sits over the arc's apex; the selected chain's nested arcs (a search spirals in)
+      // share their middles, so its numbers slide along their arcs until they clear each other
+      const middle = (cx(from) + cx(to)) / 2;
+      const at = (angle: number) => ({
+        x: middle + ((d * cw) / 2) * Math.cos(angle),
+        y: forward ? top - ry * Math.sin(angle) - 3 : bottom + ry * Math.sin(angle) + 10,
+      });
+      let { x: labelX, y: labelY } = at(Math.PI / 2);
+      if (i === chosen) {
+        const clear = (p: { x: number; y: number }) => placed.every((q) => Math.abs(q.x - p.x) >= 13 || Math.abs(q.y - p.y) >= 12);
+        const spot = [90, 65, 115, 45, 135, 30, 150].map((deg) => at((deg * Math.PI) / 180)).find(clear);
+        if (spot) ({ x: labelX, y: labelY } = spot);
+        placed.push({ x: labelX, y: labelY });
+      }
+      svg('text', { x: labelX, y: labelY, 'text-anchor': 'middle', 'font-size': i === chosen ? 11 : 9.5, 'font-weight': i === chosen ? 700 : 400, fill: colorOf(i), class: showNumbers ? 'num' : 'num on-focus' }, g, String(j));
     }
     const done = jumps <= step;
     const source = t.path[t.path.length - 1];
     if (done) {
-      svg('line', { x1: cx(source), y1: bottom + 2, x2: cx(i), y2: outTop - 2, stroke: colorOf(i), 'stroke-width': 1, 'stroke-dasharray': '3 2', opacity: 0.75 }, g);
+      svg('line', { x1: cx(source), y1: bottom + 2, x2: cx(i), y2: outTop - 2, stroke: colorOf(i), 'stroke-width': i === chosen ? 1.6 : 1, 'stroke-dasharray': '3 2', opacity: 0.75 }, g);
     }
   }
 
@@ -222,14 +249,25 @@ function draw(result: BlockResult, step: number): void {
     if (i >= v) { cell('jumpingJack', i, '', '#f8fafc', { stroke: '#e2e6ec' }); continue; }
     const t = traces[i];
     const done = t.path.length - 1 <= step;
+    const strokeWidth = i === chosen ? 3.5 : 2;
     const g = done
-      ? cell('jumpingJack', i, String(result.jumpingJack[i]), fillOf(i), { stroke: colorOf(i), strokeWidth: 2, small: sourceLabel(result.jumpingJackSources[i]) })
-      : cell('jumpingJack', i, '?', '#ffffff', { stroke: colorOf(i), color: '#aab2bd' });
+      ? cell('jumpingJack', i, String(result.jumpingJack[i]), fillOf(i), { stroke: colorOf(i), strokeWidth, small: sourceLabel(result.jumpingJackSources[i]) })
+      : cell('jumpingJack', i, '?', '#ffffff', { stroke: colorOf(i), strokeWidth: i === chosen ? 3.5 : 1, color: '#aab2bd' });
     g.setAttribute('data-position', String(i));
-    g.setAttribute('class', 'jj-cell');
+    g.setAttribute('class', i === chosen ? 'jj-cell selected' : 'jj-cell');
     g.style.cursor = 'pointer';
     g.addEventListener('mouseenter', () => focus(root, i));
     g.addEventListener('mouseleave', () => focus(root, undefined));
+    if (dense) {
+      g.addEventListener('click', () => {
+        selected = selected === i ? undefined : i;
+        draw(result, step);
+      });
+    }
+  }
+  if (chosen !== undefined) {
+    // a caret under the selected output position
+    svg('path', { d: `M ${cx(chosen)} ${rows.jumpingJack + ch + 3} l -5 7 h 10 z`, fill: colorOf(chosen) }, root);
   }
   label('horn', "Horn (ordered)", 'GPU binary search; small: source');
   for (let i = 0; i < b; i++) {
@@ -238,6 +276,16 @@ function draw(result: BlockResult, step: number): void {
   }
   const figure = element('figure');
   figure.replaceChildren(root);
+  const chainText = (i: number) => {
+    const jumps = traces[i].path.length - 1;
+    return `position ${i}'s ${jumps} jump${jumps === 1 ? '' : 's'} (${traces[i].path.join(' → ')})`;
+  };
+  element('figure-note').textContent = !dense
+    ? 'Every output position\'s jumps are drawn, numbered in order. Hover a compacted cell to follow one.'
+    : chosen !== undefined
+      ? `Too many jumps to draw them all legibly: ${chainText(chosen)} drawn in full, numbered, the other positions' faint. ` +
+        'Click a compacted cell to follow its jumps instead (click it again to draw every position alike); hover one to peek.'
+      : 'Every position\'s jumps drawn alike. Click a compacted cell to draw its jumps in full and the others faint; hover one to peek.';
 }
 
 function focus(root: SVGSVGElement, position: number | undefined): void {
@@ -303,6 +351,9 @@ async function run(values: number[]): Promise<void> {
   current = result;
   runs += 1;
   const maxJumps = Math.max(0, ...result.traces.map((t) => t.path.length - 1));
+  // the dense view starts on the longest search (the first one, on a tie)
+  selected = result.traces.findIndex((t) => t.path.length - 1 === maxJumps);
+  if (selected < 0) selected = undefined;
   stepInput.max = String(maxJumps);
   setStep(maxJumps);
   renderText(result);
