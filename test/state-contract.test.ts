@@ -14,7 +14,9 @@
 // stream / result dispose, engine.dispose(); calls use earlier calls' outputs (scans and compactions
 // of compaction outputs whose length is still on the GPU, too). Each call gets a random subset of the
 // app state items available on the platform (mostly 25 or more of them, sometimes any number), on top
-// of what the previous calls saw or on a reset context. Float scans are checked only where the CPU
+// of what the previous calls saw or on a reset context; for a quarter of the calls the app changes
+// its state again a task after the call began (while an async read waits on its fence, in browsers),
+// and the state after the call must then be that latest one. Float scans are checked only where the CPU
 // sum is exact in any order (integer values, no -0): test/support has no float reference in the
 // GPU's summation order; every other result is compared bit for bit.
 //
@@ -271,6 +273,13 @@ const callArbitrary = (items: AppStateItem[]) =>
       { weight: 3, arbitrary: fc.shuffledSubarray(items.map((i) => i.name), { minLength: Math.min(25, items.length) }) },
       { weight: 1, arbitrary: fc.shuffledSubarray(items.map((i) => i.name)) },
     ),
+    // Sometimes the app changes its state again while the call is in flight (the synchronous parts
+    // of an async read, finish, gpuTime run at different times; the app draws in between): the state
+    // after the call must then be the app's latest.
+    midState: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.shuffledSubarray(items.map((i) => i.name), { minLength: 1 }) },
+    ),
     // stream
     type: fc.constantFrom<ElementType>('uint32', 'int32', 'float32'),
     components: fc.constantFrom(1, 4),
@@ -482,10 +491,21 @@ async function checkedCall(f: Fixture, model: Model, c: Call, log: Log): Promise
   if (c.resetFirst) resetState(gl);
   applyItems(f, c.appState.map((name) => f.items.find((item) => item.name === name)!));
   const t0 = performance.now();
-  const before = snapshotState(gl);
+  let before = snapshotState(gl);
   spent.set('snapshot+apply', (spent.get('snapshot+apply') ?? 0) + performance.now() - t0);
   try {
-    await runCall(f, model, c, log);
+    const call = runCall(f, model, c, log);
+    if (c.midState) {
+      // A task later: an async read is then waiting on its fence (browsers) or done (headless-gl).
+      // A failed call's error waits for the await below.
+      let settled = false;
+      call.then(() => (settled = true), () => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      applyItems(f, c.midState.map((name) => f.items.find((item) => item.name === name)!));
+      before = snapshotState(gl);
+      count(settled ? 'app state changed after a call settled' : 'app state changed while a call was in flight');
+    }
+    await call;
   } finally {
     // Errors the engine leaves queued are not the app's to see, but are not this test's subject
     // (issue 10 item 6: headless-gl's INVALID_ENUM after a new pool texture): drained, counted.
