@@ -92,7 +92,8 @@ function contractTable(sweep) {
   const c = sweep.contractCost;
   if (c) {
     text += `cost of the contract: ${c.overheadMsPerCall} ms per compaction (${c.overheadPercent} % of the preserveState: false time); ` +
-      `issuing the calls: ${c.submit.overheadMsPerCall} ms per call (${c.submit.overheadPercent} %)\n`;
+      `issuing the calls: ${c.submit.overheadMsPerCall} ms per call (${c.submit.overheadPercent} %); ` +
+      `fastest runs: ${c.fastestRun.withContractMsPerCall} vs ${c.fastestRun.preserveStateFalseMsPerCall} ms, ${c.fastestRun.overheadMsPerCall} ms (${c.fastestRun.overheadPercent} %)\n`;
     if (c.glCalls) text += `GL calls per compaction: ${c.glCalls.withContract} with the contract, ${c.glCalls.preserveStateFalse} without (+${c.glCalls.addedCalls}, of which ${c.glCalls.addedQueries} queries)\n`;
   }
   return text;
