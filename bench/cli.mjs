@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { createEngine } from 'glcompact';
 import { createHeadlessContext, destroyHeadlessContext, headlessRenderer } from 'glcompact/node';
-import { autoCheck, densityCrossover } from './lib/analyze.mjs';
+import { autoCheck, contractCost, densityCrossover } from './lib/analyze.mjs';
 import { chartSpec, renderSvg } from './lib/charts.mjs';
 import { BenchContext, VerificationError } from './lib/runner.mjs';
 import { SWEEP_NAMES, SWEEPS } from './lib/sweeps.mjs';
@@ -41,6 +41,9 @@ Sweeps:
                (recursive-doubling, blelloch) and the segmented scan alone
   sizes        n = 2^10..2^24 at 50 % kept: compaction (jumping-jack, horn), global scans
                (both algorithms), CPU filter and prefix-sum loops
+  state-contract  the GL state contract's cost: a 2^16 compaction on an engine with the contract
+               (default) vs one with preserveState: false, per call (loops of 20 calls, quick: 10,
+               between engine.finish() calls; median of 31 runs, quick: 15; ignores --repeats)
 
 Timing: wall time around the operation plus a one-texel sync (await result.count() and then
 await engine.finish() for compactions, await engine.finish() for scans), median and
@@ -142,7 +145,7 @@ async function main() {
     const config = def.config(options.quick);
     return { name, def, config, points: def.points(config) };
   });
-  const totalRuns = plans.reduce((sum, p) => sum + p.points.length, 0) * (options.repeats + 1);
+  const totalRuns = plans.reduce((sum, p) => sum + p.points.reduce((runs, point) => runs + (point.repeats ?? options.repeats) + 1, 0), 0);
 
   console.log(`glcompact ${pkg.version} bench — renderer: ${renderer}; node ${process.version}; ${options.quick ? 'quick' : 'full'} run, sweeps: ${options.sweeps.join(', ')}; ${options.repeats} repeats + 1 warm-up per point`);
 
@@ -165,7 +168,7 @@ async function main() {
     bar.increment();
     return new Promise((resolve) => setImmediate(resolve));
   };
-  const context = new BenchContext(engine, { repeats: options.repeats, onRun });
+  const context = new BenchContext(engine, { repeats: options.repeats, onRun, makeEngine: (engineOptions) => createEngine(gl, engineOptions), gl });
   const results = [];
   try {
     for (const plan of plans) {
@@ -189,6 +192,7 @@ async function main() {
         sweep.crossover = densityCrossover(points);
         sweep.autoCheck = autoCheck(points);
       }
+      if (plan.name === 'state-contract') sweep.contractCost = contractCost(points);
       results.push(sweep);
     }
   } finally {

@@ -49,6 +49,10 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
     // texelFetch on it returns 0: a silent wrong answer. NEAREST for both filters.
     minMag: gl.NEAREST,
     auto: false,
+    // twgl sets UNPACK_ALIGNMENT to this for the upload and leaves it there (1 if not given): the
+    // guard (gl-state.ts) trusts the engine to leave the 4 it set, so an app's default 4 would be
+    // left at 1. Rows here are whole 32-bit words, so 4 is right for the data too.
+    unpackAlignment: 4,
   });
   // headless-gl raises INVALID_ENUM for twgl's WebGL-only unpack settings (colorspace conversion,
   // premultiply) while storing the data correctly; clear it so it cannot surface later.

@@ -72,3 +72,46 @@ export function autoCheck(points, tolerance = 0.1) {
 }
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
+
+/**
+ * The state contract's cost per call: the median time per compaction with the contract (the default
+ * engine options) minus the one with `preserveState: false`, on the same context and data.
+ */
+export function contractCost(points) {
+  const withContract = points.find((p) => !p.engineOptions || p.engineOptions.preserveState !== false);
+  const without = points.find((p) => p.engineOptions?.preserveState === false);
+  if (!withContract || !without) return undefined;
+  const overhead = withContract.medianMs - without.medianMs;
+  const round = (x) => Math.round(x * 1000) / 1000;
+  const percent = (part, whole) => Math.round((part / whole) * 1000) / 10;
+  const submitOverhead = withContract.submit.medianMs - without.submit.medianMs;
+  return {
+    n: withContract.n,
+    withContractMsPerCall: withContract.medianMs,
+    preserveStateFalseMsPerCall: without.medianMs,
+    overheadMsPerCall: round(overhead),
+    overheadPercent: percent(overhead, without.medianMs),
+    // The fastest runs: less disturbed by other processes on a shared machine than the medians.
+    fastestRun: {
+      withContractMsPerCall: withContract.minMs,
+      preserveStateFalseMsPerCall: without.minMs,
+      overheadMsPerCall: round(withContract.minMs - without.minMs),
+      overheadPercent: percent(withContract.minMs - without.minMs, without.minMs),
+    },
+    // The CPU time to issue the calls (the part of the call the contract adds to).
+    submit: {
+      withContractMsPerCall: withContract.submit.medianMs,
+      preserveStateFalseMsPerCall: without.submit.medianMs,
+      overheadMsPerCall: round(submitOverhead),
+      overheadPercent: percent(submitOverhead, without.submit.medianMs),
+    },
+    // GL calls per compaction (+ dispose), counted once: what the contract adds, independent of noise.
+    glCalls: withContract.glCalls && without.glCalls ? {
+      withContract: withContract.glCalls.total,
+      preserveStateFalse: without.glCalls.total,
+      addedCalls: withContract.glCalls.total - without.glCalls.total,
+      addedQueries: withContract.glCalls.queries - without.glCalls.queries,
+    } : undefined,
+    note: 'medians of the per-call times (total: between two engine.finish() calls; submit: issuing the calls only); a negative overhead means the difference is within the noise',
+  };
+}

@@ -40,7 +40,7 @@ function title(meta, sweep, text) {
     subtitle: [
       ...wrap(`renderer: ${meta.renderer}`),
       ...wrap(sweep.description),
-      ...wrap(`glcompact ${meta.packageVersion} · node ${meta.node} · ${meta.date} · ${meta.quick ? 'quick run · ' : ''}median of ${meta.repeats} runs after 1 warm-up, bars: interquartile range (min/max in the JSON) · timing: ${meta.timing} (wall time + 1-texel sync)`),
+      ...wrap(`glcompact ${meta.packageVersion} · node ${meta.node} · ${meta.date} · ${meta.quick ? 'quick run · ' : ''}median of ${sweep.config.repeats ?? meta.repeats} runs after 1 warm-up, bars: interquartile range (min/max in the JSON) · timing: ${sweep.config.callsPerRun ? `wall time per call over loops of ${sweep.config.callsPerRun} calls between engine.finish() calls` : `${meta.timing} (wall time + 1-texel sync)`}`),
     ],
   };
 }
@@ -163,7 +163,26 @@ function peersSpec(meta, sweep) {
   };
 }
 
-const SPECS = { density: densitySpec, 'block-size': blockSizeSpec, sizes: sizesSpec, peers: peersSpec };
+
+function contractSpec(meta, sweep) {
+  const points = sweep.points;
+  const names = seriesOrder(points);
+  const y = { field: 'series', type: 'nominal', title: null, sort: names, axis: { labelLimit: 400 } };
+  const x = { field: 'medianMs', type: 'quantitative', title: 'time per compaction (ms, median; bars: interquartile range)', scale: { zero: true } };
+  const c = sweep.contractCost;
+  return {
+    $schema: SCHEMA, config,
+    title: title(meta, sweep, `GL state contract: ${c ? `${c.overheadMsPerCall} ms per call (${c.overheadPercent} %)` : 'cost per call'}`),
+    width: 560, height: 30 * names.length,
+    data: { values: points },
+    layer: [
+      { mark: { type: 'bar', opacity: 0.8 }, encoding: { y, x, color: { ...colour(names), legend: null } } },
+      { mark: { type: 'rule', strokeWidth: 2, color: '#333' }, encoding: { y, x: { field: 'q1Ms', type: 'quantitative' }, x2: { field: 'q3Ms' } } },
+    ],
+  };
+}
+
+const SPECS = { density: densitySpec, 'block-size': blockSizeSpec, sizes: sizesSpec, 'state-contract': contractSpec, peers: peersSpec };
 
 export function chartSpec(meta, sweep) {
   const spec = SPECS[sweep.name](meta, sweep);

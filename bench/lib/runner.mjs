@@ -17,10 +17,15 @@ const BYTE_SEED = 1986;
 
 /** Owns the engine-side inputs of a run: one seeded dataset (CPU array + GPU stream) per kind and size. */
 export class BenchContext {
-  constructor(engine, { repeats, onRun }) {
+  /** `makeEngine(options)`: another engine on the same context, for points that set `engineOptions`. */
+  constructor(engine, { repeats, onRun, makeEngine, gl }) {
     this.engine = engine;
+    this.gl = gl; // the context, for counting GL calls (state-contract sweep)
     this.repeats = repeats;
     this.onRun = onRun; // called after every run (warm-up included), for the progress bar
+    this.makeEngine = makeEngine;
+    /** Engines made for points with `engineOptions`, by their JSON (disposed by release()). */
+    this.otherEngines = new Map();
     this.datasets = new Map();
     this.expectedFilter = undefined; // the last CPU filter reference (points are ordered so it is reused)
     this.orderState = 12345; // seed of the per-round order of the timed runs
@@ -31,21 +36,39 @@ export class BenchContext {
     return { uniformFloat32: FLOAT_SEED, uniformUint8AsUint32: BYTE_SEED };
   }
 
-  dataset(kind, n) {
+  /** The engine a point runs on: the default one, or one made with its `engineOptions`. */
+  engineFor(engineOptions) {
+    if (!engineOptions || Object.keys(engineOptions).length === 0) return this.engine;
+    const key = JSON.stringify(engineOptions);
+    let engine = this.otherEngines.get(key);
+    if (!engine) {
+      if (!this.makeEngine) throw new Error('internal: BenchContext was given no makeEngine for points with engineOptions');
+      engine = this.makeEngine(engineOptions);
+      this.otherEngines.set(key, engine);
+    }
+    return engine;
+  }
+
+  /** The seeded input of `kind` and size `n`, and its stream on `engine` (streams belong to one engine). */
+  dataset(kind, n, engine = this.engine) {
     const key = `${kind}:${n}`;
     let entry = this.datasets.get(key);
     if (!entry) {
       const data = kind === 'floats' ? uniformFloats(n, FLOAT_SEED) : uniformBytes(n, BYTE_SEED);
-      entry = { data, stream: this.engine.stream(data) };
+      entry = { data, stream: this.engine.stream(data), streams: new Map() };
+      entry.streams.set(this.engine, entry.stream);
       this.datasets.set(key, entry);
     }
-    return entry;
+    if (!entry.streams.has(engine)) entry.streams.set(engine, engine.stream(entry.data));
+    return { data: entry.data, stream: entry.streams.get(engine) };
   }
 
-  /** Frees the GPU streams, the engine's idle pooled textures and the CPU arrays (between sweeps). */
+  /** Frees the GPU streams, the engine's idle pooled textures, the other engines and the CPU arrays (between sweeps). */
   release() {
-    for (const { stream } of this.datasets.values()) stream.dispose();
+    for (const { streams } of this.datasets.values()) for (const stream of streams.values()) stream.dispose();
     if (!this.engine.isDisposed) this.engine.trim(); // idle pooled textures of this sweep's sizes
+    for (const engine of this.otherEngines.values()) engine.dispose();
+    this.otherEngines.clear();
     this.datasets.clear();
     this.expectedFilter = undefined;
   }
@@ -77,11 +100,14 @@ export class BenchContext {
       trials.push(trial);
     }
     const times = trials.map(() => []);
-    for (let r = 0; r < this.repeats; r++) {
+    // A point may ask for its own number of timed runs (the state-contract sweep: many short ones).
+    const rounds = Math.max(...points.map((point) => point.repeats ?? this.repeats));
+    for (let r = 0; r < rounds; r++) {
       // A fresh (seeded) order each round: an operation's time depends on what ran just before
       // it (measured on llvmpipe: Jumping Jack ~10 % faster right after a Horn (global) run), so
       // no series may always follow the same neighbour.
       for (const i of this.shuffledIndices(trials.length)) {
+        if (r >= (points[i].repeats ?? this.repeats)) continue;
         times[i].push(await trials[i].timeOnce(r));
         await this.onRun();
       }
@@ -102,6 +128,7 @@ export class BenchContext {
   trial(point) {
     switch (point.kind) {
       case 'compact': return this.compactionTrial(point);
+      case 'compact-loop': return this.compactionLoopTrial(point);
       case 'scan': return this.scanTrial(point);
       case 'cpu-filter': return this.cpuFilterTrial(point);
       case 'cpu-scan': return this.cpuScanTrial(point);
@@ -166,6 +193,81 @@ export class BenchContext {
           count,
           keptFraction: count / point.n,
           verified: point.verifyValues ? (isOrdered(stats.algorithm) ? 'count + values (in order)' : 'count + values (multiset)') : 'count',
+        };
+      },
+    };
+  }
+
+  /**
+   * Many compactions per timed run, on the engine `point.engineOptions` asks for: engine.finish(),
+   * then `callsPerRun` × (engine.compact() + result.dispose()), then engine.finish(); the time per
+   * call. The warm-up checks one result (count and values) and runs the loop once untimed.
+   */
+  compactionLoopTrial(point) {
+    const engine = this.engineFor(point.engineOptions);
+    const { stream } = this.dataset('floats', point.n, engine);
+    const threshold = Math.fround(point.options.keep.lessEqual);
+    const expected = this.filterReference(point.n, threshold);
+    const calls = point.callsPerRun;
+    let stats;
+    let count;
+    /** Per timed run: the time per call to issue the calls alone (before the closing finish()). */
+    const submitTimes = [];
+    const { gl } = this;
+    let glCalls;
+    const loop = async () => {
+      await engine.finish();
+      const start = performance.now();
+      for (let i = 0; i < calls; i++) engine.compact(stream, point.options).dispose();
+      const issued = performance.now();
+      await engine.finish();
+      return { total: (performance.now() - start) / calls, submit: (issued - start) / calls };
+    };
+    return {
+      async warmUp() {
+        const warm = engine.compact(stream, point.options);
+        try {
+          count = await warm.count();
+          stats = warm.stats;
+          if (count !== expected.count) throw new VerificationError(`${describePoint(point)}: GPU kept ${count} elements, the CPU filter keeps ${expected.count}`);
+          const got = await warm.read();
+          const ordered = isOrdered(stats.algorithm);
+          const mismatch = ordered ? firstMismatch(got, expected.values) : firstMismatch(got.slice().sort(), expected.sorted());
+          if (mismatch !== undefined) {
+            throw new VerificationError(`${describePoint(point)}: compacted values differ from the CPU filter (${ordered ? 'in input order' : 'as sorted multisets'}) at position ${mismatch.index}: GPU ${mismatch.got}, CPU ${mismatch.want}`);
+          }
+        } finally {
+          warm.dispose();
+        }
+        await loop();
+        if (gl) {
+          glCalls = countGlCalls(gl, () => engine.compact(stream, point.options).dispose());
+          await engine.finish();
+        }
+      },
+      async timeOnce() {
+        const { total, submit } = await loop();
+        submitTimes.push(submit);
+        return total;
+      },
+      record(times) {
+        return {
+          ...pointFields(point),
+          engineOptions: point.engineOptions,
+          callsPerRun: calls,
+          ...summarize(times),
+          // The CPU time to issue one call (the GL state contract's queries and restores are CPU
+          // work): the same runs, up to the last compact() call, before the closing finish().
+          submit: summarize(submitTimes),
+          // GL calls one engine.compact() + result.dispose() makes (counted once, untimed).
+          glCalls,
+          timing: 'wall per call',
+          sync: `await engine.finish(); ${calls} × (engine.compact(); result.dispose()); await engine.finish() — time / ${calls}`,
+          ...passFields(stats),
+          path: { algorithm: stats.algorithm, requestedAlgorithm: stats.requestedAlgorithm, concat: stats.concat, scan: stats.scan, radix: stats.radix ?? null, blockSize: stats.blockSize ?? null, output: stats.output },
+          count,
+          keptFraction: count / point.n,
+          verified: isOrdered(stats.algorithm) ? 'count + values (in order), warm-up' : 'count + values (multiset), warm-up',
         };
       },
     };
@@ -243,6 +345,49 @@ export class BenchContext {
       },
     };
   }
+}
+
+/** Queries among the GL calls (the state contract reads the app's state with these). */
+const GL_QUERIES = new Set(['getParameter', 'isEnabled', 'getIndexedParameter', 'getVertexAttrib', 'getError']);
+
+/**
+ * The GL calls `body` makes on `gl`: { total, queries, byMethod }. Wraps the context's own methods
+ * (a headless-gl context has them as own properties) and puts them back afterwards.
+ */
+export function countGlCalls(gl, body) {
+  const byMethod = {};
+  const restore = [];
+  let proto = gl;
+  const names = new Set();
+  while (proto && proto !== Object.prototype) {
+    for (const name of Object.getOwnPropertyNames(proto)) names.add(name);
+    proto = Object.getPrototypeOf(proto);
+  }
+  for (const name of names) {
+    if (name === 'constructor') continue;
+    const descriptor = Object.getOwnPropertyDescriptor(gl, name);
+    const original = descriptor ? descriptor.value : undefined;
+    let fn;
+    try {
+      fn = gl[name];
+    } catch {
+      continue; // an accessor that throws off its object
+    }
+    if (typeof fn !== 'function') continue;
+    gl[name] = function (...args) {
+      byMethod[name] = (byMethod[name] ?? 0) + 1;
+      return fn.apply(gl, args);
+    };
+    restore.push(() => (descriptor ? Object.defineProperty(gl, name, { ...descriptor, value: original }) : delete gl[name]));
+  }
+  try {
+    body();
+  } finally {
+    for (const r of restore) r();
+  }
+  const total = Object.values(byMethod).reduce((a, b) => a + b, 0);
+  const queries = Object.entries(byMethod).filter(([name]) => GL_QUERIES.has(name)).reduce((a, [, n]) => a + n, 0);
+  return { total, queries, byMethod: Object.fromEntries(Object.entries(byMethod).sort((a, b) => b[1] - a[1])) };
 }
 
 /** Lets the JIT optimise the CPU loops before any is timed, so the first (smallest) point is not a cold-code figure. */

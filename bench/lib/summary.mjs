@@ -78,7 +78,28 @@ function sizesTable(sweep) {
   return table('sizes (50 % kept, block 256; median ms; cpu/JJ > 1 means the GPU compaction wins)', rows);
 }
 
-const TABLES = { density: densityTable, 'block-size': blockSizeTable, sizes: sizesTable };
+function contractTable(sweep) {
+  const rows = sweep.points.map((p) => ({
+    engine: p.series,
+    'ms per call': p.medianMs.toFixed(3),
+    'IQR ms': `${p.q1Ms.toFixed(3)}..${p.q3Ms.toFixed(3)}`,
+    'submit ms per call': p.submit.medianMs.toFixed(3),
+    'submit IQR ms': `${p.submit.q1Ms.toFixed(3)}..${p.submit.q3Ms.toFixed(3)}`,
+    runs: p.runsMs.length,
+    'calls per run': p.callsPerRun,
+  }));
+  let text = table(`state-contract (n = 2^${Math.log2(sweep.config.n)}, 50 % kept, auto; median per compaction)`, rows);
+  const c = sweep.contractCost;
+  if (c) {
+    text += `cost of the contract: ${c.overheadMsPerCall} ms per compaction (${c.overheadPercent} % of the preserveState: false time); ` +
+      `issuing the calls: ${c.submit.overheadMsPerCall} ms per call (${c.submit.overheadPercent} %); ` +
+      `fastest runs: ${c.fastestRun.withContractMsPerCall} vs ${c.fastestRun.preserveStateFalseMsPerCall} ms, ${c.fastestRun.overheadMsPerCall} ms (${c.fastestRun.overheadPercent} %)\n`;
+    if (c.glCalls) text += `GL calls per compaction: ${c.glCalls.withContract} with the contract, ${c.glCalls.preserveStateFalse} without (+${c.glCalls.addedCalls}, of which ${c.glCalls.addedQueries} queries)\n`;
+  }
+  return text;
+}
+
+const TABLES = { density: densityTable, 'block-size': blockSizeTable, sizes: sizesTable, 'state-contract': contractTable };
 
 export function summaryText(sweeps) {
   return sweeps.map((s) => TABLES[s.name](s)).join('\n');

@@ -85,4 +85,27 @@ export const SWEEPS = {
   },
 };
 
+// The GL state contract's cost (issue 10): the same compaction on two engines of one context, one
+// saving and restoring the app's state around every public call (the default) and one with
+// `preserveState: false` (sets the state it needs, saves nothing). Small enough that the per-call
+// GL queries and restores are not lost in the passes; one timed run is a loop of calls between two
+// engine.finish() calls, reported per call.
+SWEEPS['state-contract'] = {
+  title: 'Cost of the GL state contract (preserveState true vs false)',
+  describe: (c) => `n = 2^${Math.log2(c.n)}, 50 % kept (uniform [0,1) float32, keep x <= 0.5), algorithm 'auto', block 256; ` +
+    `per call: median of ${c.repeats} timed runs of ${c.callsPerRun} engine.compact() + result.dispose() between two engine.finish() calls, the two engines interleaved; ` +
+    'also the time to issue the calls alone (before the closing finish)',
+  config: (quick) => ({ n: 2 ** 16, callsPerRun: quick ? 10 : 20, repeats: quick ? 15 : 31 }),
+  points(c) {
+    const x = { log2n: Math.log2(c.n) };
+    const options = { keep: { lessEqual: 0.5 }, algorithm: 'auto', blockSize: 256 };
+    return [
+      ['with the contract (default)', {}],
+      ['preserveState: false', { preserveState: false }],
+    ].map(([series, engineOptions]) => ({
+      sweep: 'state-contract', series, kind: 'compact-loop', n: c.n, x, options, engineOptions, callsPerRun: c.callsPerRun, repeats: c.repeats, verifyValues: true,
+    }));
+  },
+};
+
 export const SWEEP_NAMES = Object.keys(SWEEPS);
