@@ -610,7 +610,7 @@ async function workload(engine: Engine, tag: number): Promise<void> {
       [{ keep: { lessEqual: 3 }, algorithm: 'horn', global: true }, true, float4],
     ] as const) {
       {
-        const result = engine.compact(input, options as CompactOptions);
+        const result = engine.compact(input as Stream, options as CompactOptions);
         disposables.push(result);
         const positions = keptPositions(words, type, components, options.keep as Keep);
         const indices = 'output' in options;
