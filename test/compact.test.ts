@@ -119,7 +119,8 @@ describe('histopyramid (over the whole stream, order kept)', () => {
   });
 
   // Kept only at one position of every group of 4^k (the traversal's first, middle or last child at
-  // each level; the last child is taken without a fetch), and only the first or last element.
+  // each level; the last child is taken without a fetch), only the first or last element, counts
+  // at a row boundary.
   it.each([
     ['every 4th, last of its group', (i: number) => i % 4 === 3],
     ['every 16th, first of its group', (i: number) => i % 16 === 0],
@@ -127,6 +128,10 @@ describe('histopyramid (over the whole stream, order kept)', () => {
     ['every 4096th, last of its group', (i: number) => i % 4096 === 4095],
     ['the first element only', (i: number) => i === 0],
     ['the last element only', (i: number, n: number) => i === n - 1],
+    // the traversal covers only the rows holding kept elements (2048 per row here)
+    ['the first row exactly', (i: number) => i < 2048],
+    ['the first row and one more', (i: number) => i <= 2048],
+    ['all', () => true],
   ] as const)('kept %s', async (name, isKept) => {
     const engine = await testEngine();
     const n = 4096 * 5 + 3;

@@ -3,9 +3,12 @@
 // entries of the one below, until at most TOP_ENTRIES are left; the top (1x1) sums those: the kept
 // count, which becomes the result's count texel. The levels are packed four entries to an RGBA32UI
 // texel, so the traversal (glsl/histopyramid-descend.frag) reads four children per fetch. Children
-// are consecutive elements, so the output keeps the input's order.
+// are consecutive elements, so the output keeps the input's order. The traversal is drawn over the
+// rows that hold kept elements only (glsl/histopyramid-rows.vert reads the count on the GPU); the
+// output is cleared first, so the rest is padding (0).
 import histopyramidDescend from '../../glsl/histopyramid-descend.frag';
 import histopyramidReduce from '../../glsl/histopyramid-reduce.frag';
+import histopyramidRows from '../../glsl/histopyramid-rows.vert';
 import type { Gpu, Scope } from '../gpu.js';
 import { compactLayoutFor } from '../layout.js';
 import type { RenderTarget } from '../render-target.js';
@@ -22,9 +25,10 @@ export interface HistopyramidShape {
 }
 
 /**
- * Fan-out 4: on llvmpipe (2^16-2^20, 10-90 % kept) the traversal's fetches cost more than passes
- * (fan-out 8 / 16 were 10-25 % / 30-60 % slower at 2^20); top entries 16 save one pass at no
- * measurable cost. README "How it works" has the figures.
+ * Fan-out 4, measured on llvmpipe (2 cores; 2^16 and 2^20, 10 % and 50 % kept): the traversal's
+ * fetches cost more than passes. At 2^20, 50 % kept: fan-out 4 / 8 / 16 / 32 took 58 / 69 / 83 /
+ * 137 ms (10 % kept: 25 / 27 / 28 / 36 ms); at 2^16 all but 32 were within noise (5-6 ms). Top
+ * entries 16 instead of 4 save a pass (9 at 2^16, 11 at 2^20) for ~5 % at 2^20 on llvmpipe.
  */
 export const HISTOPYRAMID_SHAPE: HistopyramidShape = { fanout: 4, topEntries: 16 };
 
@@ -51,7 +55,8 @@ export function histopyramidWithShape({ fanout, topEntries }: HistopyramidShape)
     const up = reduceProgram({ FAN_IN: fanout, BELOW_PACKED: true });
     const top = reduceProgram({ FAN_IN: topEntries, BELOW_PACKED: true, TOP: true });
     const descend = gpu.program({
-      name: 'histopyramid-descend.frag',
+      name: 'histopyramid-rows.vert+histopyramid-descend.frag',
+      vertex: histopyramidRows,
       fragment: histopyramidDescend,
       defines: { FANOUT: fanout, TOP_ENTRIES: topEntries, LEVELS: entries.length, OUTPUT_INDICES: plan.outputIndices },
     });
@@ -68,8 +73,14 @@ export function histopyramidWithShape({ fanout, topEntries }: HistopyramidShape)
       }
       const count = reducePass(gpu, scope, top, below, compactLayoutFor(1, plan.maxTextureSize), false);
       const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
+      // Padding past the count must read 0: clear, then traverse only the rows holding kept elements
+      // (histopyramid-rows.vert; the stats count the whole target, an upper bound).
+      const gl = gpu.gl;
+      gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
+      gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array(4));
       gpu.pass(descend, output, {
         u_top: count.texture,
+        u_height: layout.height,
         u_levels: levels.map((level) => level.texture),
         u_flags: flags.texture,
         u_values: stream.target.texture,
