@@ -35,11 +35,12 @@ Options:
 
 Sweeps:
   density      paper Fig. 11: invalid density 0..100 % (step 5, plus 99), block 256;
-               jumping-jack vs horn (block) vs horn (global) vs auto, plus the CPU filter loop;
-               reports the density where Jumping Jack stops being faster than Horn (block)
+               jumping-jack vs horn (block) vs horn (global) vs histopyramid vs auto, plus the
+               CPU filter loop; reports the density where Jumping Jack stops being faster than
+               Horn (block)
   block-size   paper Figs. 9/10: block 16..2048 at 50 % kept; compaction with each block scan
                (recursive-doubling, blelloch) and the segmented scan alone
-  sizes        n = 2^10..2^24 at 50 % kept: compaction (jumping-jack, horn), global scans
+  sizes        n = 2^10..2^24 at 50 % kept: compaction (jumping-jack, horn, histopyramid), global scans
                (both algorithms), CPU filter and prefix-sum loops
   state-contract  the GL state contract's cost: a 2^16 compaction on an engine with the contract
                (default) vs one with preserveState: false, per call (loops of 20 calls, quick: 10,

@@ -114,6 +114,12 @@ if (parsed['density-only']) {
         report(`compact kept ${p} b${blockSize} blelloch ${algorithm}`, ms);
       }
     }
+    const ms = await median(engine, async () => {
+      const r = engine.compact(stream, { keep: { lessEqual: p }, algorithm: 'histopyramid' });
+      await r.count();
+      r.dispose();
+    });
+    report(`compact kept ${p} histopyramid`, ms);
   }
   process.exit(0);
 }
@@ -149,13 +155,13 @@ for (const blockSize of blockSizes) {
   }
 }
 for (const p of [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 0.95]) {
-  for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
+  for (const algorithm of ['jumping-jack', 'horn', 'auto', 'histopyramid'] as const) {
     const ms = await median(engine, async () => {
       const r = engine.compact(stream, { keep: { lessEqual: p }, algorithm, scan: 'blelloch' });
       await r.count();
       r.dispose();
     });
-    report(`compact kept ${p} b256 blelloch ${algorithm}`, ms);
+    report(`compact kept ${p} ${algorithm === 'histopyramid' ? '' : 'b256 blelloch '}${algorithm}`, ms);
   }
 }
 {
@@ -165,6 +171,16 @@ for (const p of [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 0.95]) {
     r.dispose();
   });
   report('compact horn global blelloch', ms);
+}
+{
+  let stats: any;
+  const ms = await median(engine, async () => {
+    const r = engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm: 'histopyramid' });
+    await r.count();
+    stats = r.stats;
+    r.dispose();
+  });
+  report('compact histopyramid', ms, `${stats.passes} passes, ${(stats.fragments / n).toFixed(2)} frag/elem`);
 }
 { // compaction + read() of the kept values back to the CPU (half of them at 50 % kept)
   let kept = 0;

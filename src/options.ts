@@ -56,7 +56,7 @@ export interface ScanOptions {
 export interface CompactOptions {
   /** Which elements to keep (see {@link KeepOption}). Required. */
   keep: KeepOption;
-  /** 'jumping-jack': any order (paper Sec. 4); 'horn': input order kept; 'auto': see README "Choosing an algorithm". */
+  /** 'jumping-jack': any order (paper Sec. 4); 'horn': input order kept; 'histopyramid': input order kept, a 1D HistoPyramid over the whole stream (no blocks: `blockSize`, `concat` and `scan` do not apply); 'auto': see README "Choosing an algorithm". */
   algorithm?: RequestedAlgorithm | undefined;
   /** Power of two, 16..2048. Default 256. */
   blockSize?: number | undefined;

@@ -15,6 +15,8 @@ function operations(transformFeedback: boolean): Operation[] {
     ['scan recursive-doubling', (engine, stream) => engine.scan(stream, { algorithm: 'recursive-doubling', radix: 2 })],
     ['segmented scan blelloch', (engine, stream) => engine.scan(stream, { blockSize: 256 })],
     ['horn global', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'horn', global: true })],
+    ['histopyramid', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'histopyramid' })],
+    ['histopyramid indices', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'histopyramid', output: 'indices' })],
   ];
   for (const concat of transformFeedback ? ['vertex-fetch', 'transform-feedback'] as const : ['vertex-fetch'] as const) {
     for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
@@ -22,6 +24,7 @@ function operations(transformFeedback: boolean): Operation[] {
     }
   }
   ops.push(['compaction of a stream whose length is on the GPU', (engine, _stream, chained) => engine.compact(chained, { keep: 'nonzero' })]);
+  ops.push(['histopyramid of a stream whose length is on the GPU', (engine, _stream, chained) => engine.compact(chained, { keep: 'nonzero', algorithm: 'histopyramid' })]);
   ops.push(['scan of a stream whose length is on the GPU', (engine, _stream, chained) => engine.scan(chained)]);
   return ops;
 }

@@ -1,9 +1,9 @@
 // Compaction against the CPU reference: Jumping Jack (any order: compared as a multiset, indices as
-// a permutation of the kept positions) and Horn (exact, in order), per block and over the whole
-// stream, with both concatenation modes where the context has them, both outputs.
+// a permutation of the kept positions), Horn and the HistoPyramid (exact, in order), per block and
+// over the whole stream, with both concatenation modes where the context has them, both outputs.
 import { describe, expect, it } from 'vitest';
 import type { Engine, Stream } from '../src/index.js';
-import { expectSameBits, testEngine } from './support/engine.js';
+import { expectSameBits, testContext, testEngine } from './support/engine.js';
 import { sorted } from './support/reference.js';
 import { blockBoundariesKept, keptIndices, loneKeptPerBlock, nonzeroWhereKept, randomKept } from './support/streams.js';
 
@@ -44,7 +44,7 @@ async function checkCompaction(
   options: Parameters<Engine['compact']>[1],
   label: string,
 ): Promise<void> {
-  const ordered = options.algorithm === 'horn';
+  const ordered = options.algorithm === 'horn' || options.algorithm === 'histopyramid';
   for (const output of ['values', 'indices'] as const) {
     const result = engine.compact(c.stream, { ...options, output });
     try {
@@ -109,6 +109,66 @@ describe('horn over the whole stream (global: no blocks, no concatenation)', () 
   });
 });
 
+describe('histopyramid (over the whole stream, order kept)', () => {
+  it.each(sizes)('n = %i at every density', async (n) => {
+    const engine = await testEngine();
+    for (const density of densities) {
+      const c = input(engine, `${n}/${density}`, () => randomKept(n, density, n * 31 + density * 1000));
+      await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'histopyramid' }, `histopyramid/n${n}/d${density}`);
+    }
+  });
+
+  // Kept only at one position of every group of 4^k (the traversal's first, middle or last child at
+  // each level; the last child is taken without a fetch), only the first or last element, counts
+  // at a row boundary.
+  it.each([
+    ['every 4th, last of its group', (i: number) => i % 4 === 3],
+    ['every 16th, first of its group', (i: number) => i % 16 === 0],
+    ['every 64th, in the middle', (i: number) => i % 64 === 37],
+    ['every 4096th, last of its group', (i: number) => i % 4096 === 4095],
+    ['the first element only', (i: number) => i === 0],
+    ['the last element only', (i: number, n: number) => i === n - 1],
+    // the traversal covers only the rows holding kept elements (2048 per row here)
+    ['the first row exactly', (i: number) => i < 2048],
+    ['the first row and one more', (i: number) => i <= 2048],
+    ['all', () => true],
+  ] as const)('kept %s', async (name, isKept) => {
+    const engine = await testEngine();
+    const n = 4096 * 5 + 3;
+    const c = input(engine, `hp/${name}`, () => Array.from({ length: n }, (_, i) => isKept(i, n)));
+    await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'histopyramid' }, `histopyramid ${name}`);
+  });
+
+  it('writes 0 to every texel past the count', async () => {
+    const { gl, engine } = await testContext();
+    const n = 3 * 2048 + 7;
+    const c = input(engine, 'hp/padding', () => randomKept(n, 0.3, 5));
+    for (const output of ['values', 'indices'] as const) {
+      const result = engine.compact(c.stream, { keep: 'nonzero', algorithm: 'histopyramid', output });
+      const { width, height } = result.stream.layout;
+      const framebuffer = gl.createFramebuffer();
+      gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, result.stream.texture, 0);
+      const texels = new Uint32Array(width * height * 4);
+      gl.readPixels(0, 0, width, height, gl.RGBA_INTEGER, gl.UNSIGNED_INT, texels);
+      gl.getError(); // headless-gl raises INVALID_ENUM here while returning the data (src/adapter.ts)
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.deleteFramebuffer(framebuffer);
+      const past = texels.filter((_, i) => i % 4 === 0 && i / 4 >= c.kept.length);
+      expect(past.length).toBe(width * height - c.kept.length);
+      expect(past.every((v) => v === 0), `${output}: texels past the count`).toBe(true);
+      result.dispose();
+    }
+  });
+
+  it('reports its path', async () => {
+    const engine = await testEngine();
+    const result = engine.compact(engine.stream(new Uint32Array([0, 1, 2])), { keep: 'nonzero', algorithm: 'histopyramid', blockSize: 16 });
+    expect(result.stats).toMatchObject({ algorithm: 'histopyramid', requestedAlgorithm: 'histopyramid', concat: 'none', blockSize: undefined });
+    result.dispose();
+  });
+});
+
 describe("algorithm 'auto' (per-block hybrid)", () => {
   it('mixes Horn and Jumping Jack block by block, exactly', async () => {
     const engine = await testEngine();
@@ -128,7 +188,7 @@ describe('stream shapes', () => {
   it.each([2047, 2049, 4095, 6145, 3 * 2048 + 1])('n = %i, not a multiple of the row width', async (n) => {
     const engine = await testEngine();
     const c = input(engine, `shape/${n}`, () => randomKept(n, 0.4, n));
-    for (const algorithm of ['jumping-jack', 'horn'] as const) {
+    for (const algorithm of ['jumping-jack', 'horn', 'histopyramid'] as const) {
       await checkCompaction(engine, c, { keep: 'nonzero', algorithm, blockSize: 256 }, `shape ${algorithm}`);
     }
   });
@@ -137,18 +197,20 @@ describe('stream shapes', () => {
     const engine = await testEngine();
     const n = 10_000;
     const data = new Float32Array(n * 4).map((_, i) => (Math.floor(i / 4) % 3 === 0 ? i + 0.5 : 0));
-    const result = engine.compact(engine.stream(data, { components: 4 }), { keep: 'nonzero', algorithm: 'horn' });
     const expected = data.filter((_, i) => Math.floor(i / 4) % 3 === 0);
-    expect(await result.count()).toBe(expected.length / 4);
-    expectSameBits((await result.read()) as Float32Array, expected);
-    result.dispose();
+    for (const algorithm of ['horn', 'histopyramid'] as const) {
+      const result = engine.compact(engine.stream(data, { components: 4 }), { keep: 'nonzero', algorithm });
+      expect(await result.count()).toBe(expected.length / 4);
+      expectSameBits((await result.read()) as Float32Array, expected, algorithm);
+      result.dispose();
+    }
   });
 
-  it('chains a result into the next compaction without reading its count', async () => {
+  it.each(['horn', 'histopyramid'] as const)('chains a result into the next compaction without reading its count (%s)', async (algorithm) => {
     const engine = await testEngine();
     const data = Uint32Array.from({ length: 50_000 }, (_, i) => i % 7);
-    const first = engine.compact(engine.stream(data), { keep: 'nonzero', algorithm: 'horn' });
-    const second = engine.compact(first.stream, { keep: { greaterThan: 3 }, algorithm: 'horn' });
+    const first = engine.compact(engine.stream(data), { keep: 'nonzero', algorithm });
+    const second = engine.compact(first.stream, { keep: { greaterThan: 3 }, algorithm });
     const scanned = engine.scan(second.stream, { exclusive: false });
     const expected = data.filter((v) => v > 3);
     expect(await second.count()).toBe(expected.length);

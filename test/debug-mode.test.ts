@@ -75,6 +75,11 @@ describe('debug mode', () => {
     }
     const global = engine.compact(stream, { keep: { glsl: 'return value.x > limit;', uniforms: { limit: 2 } }, algorithm: 'horn', global: true });
     expect(Array.from(await global.read())).toEqual(expectedKept);
+    for (const output of ['values', 'indices'] as const) {
+      const pyramid = engine.compact(stream, { keep: { glsl: 'return value.x > limit;', uniforms: { limit: 2 } }, algorithm: 'histopyramid', output });
+      const want = output === 'values' ? expectedKept : Array.from(data.keys()).filter((i) => data[i] > 2);
+      expect(Array.from(await pyramid.read()), `histopyramid ${output}`).toEqual(want);
+    }
     for (const algorithm of ['recursive-doubling', 'blelloch'] as const) {
       const sums = await engine.scan(stream, { algorithm, exclusive: true }).read();
       let sum = 0;

@@ -1,6 +1,6 @@
 // Determinism: the same input and options give the same output, run to run and platform to
 // platform. A fixed set of compactions and scans is hashed (FNV-1a over the output bytes, the
-// count first): Horn and the scans raw, Jumping Jack and the hybrid ('auto') sorted, as they keep
+// count first): Horn, the HistoPyramid and the scans raw, Jumping Jack and the hybrid ('auto') sorted, as they keep
 // no order. The hashes are constants recorded here, and the same constants must pass on
 // headless-gl and in Chromium (whose concatenation path differs: vertex fetch vs transform
 // feedback). Within one platform, Jumping Jack's and the hybrid's raw output must also be
@@ -51,6 +51,9 @@ const compactions: Array<[string, 'u' | 'f' | 'i4', CompactOptions]> = [
   ['i4 glsl horn values', 'i4', { keep: { glsl: 'return value.x + value.w > 0;' }, algorithm: 'horn', blockSize: 128 }],
   ['i4 glsl jumping-jack values', 'i4', { keep: { glsl: 'return value.x + value.w > 0;' }, algorithm: 'jumping-jack', blockSize: 1024 }],
   ['i4 glsl y auto indices', 'i4', { keep: { glsl: 'return value.y > 500;' }, algorithm: 'auto', output: 'indices' }],
+  ['u nonzero histopyramid indices', 'u', { keep: 'nonzero', algorithm: 'histopyramid', output: 'indices' }],
+  ['f lessEqual 0 histopyramid values', 'f', { keep: { lessEqual: 0 }, algorithm: 'histopyramid' }],
+  ['i4 glsl histopyramid values', 'i4', { keep: { glsl: 'return value.x + value.w > 0;' }, algorithm: 'histopyramid' }],
 ];
 
 const ops: Op[] = [
@@ -69,7 +72,7 @@ const ops: Op[] = [
  * scans depend on IEEE float32 addition in the order each algorithm defines, which both have.
  * (Jumping Jack's and the hybrid's raw outputs were identical on the two platforms as well, but
  * only their sorted form is part of the contract.) Jumping Jack's sorted indices equal Horn's
- * (0xe611d316): same multiset.
+ * (0xe611d316): same multiset. The HistoPyramid keeps input order, so its hashes equal Horn's.
  */
 const expectedHashes: Record<string, string> = {
   'u nonzero horn 256 values': '0x061a1ac1',
@@ -84,6 +87,9 @@ const expectedHashes: Record<string, string> = {
   'i4 glsl horn values': '0x3c1fff9a',
   'i4 glsl jumping-jack values': '0xdc5dc38e',
   'i4 glsl y auto indices': '0x2f462884',
+  'u nonzero histopyramid indices': '0xe611d316',
+  'f lessEqual 0 histopyramid values': '0xd2eae525',
+  'i4 glsl histopyramid values': '0x3c1fff9a',
   'u scan blelloch': '0x11656404',
   'u scan recursive-doubling exclusive radix 4': '0x511b9bca',
   'f scan blelloch': '0x78de1d47',
@@ -93,7 +99,7 @@ const expectedHashes: Record<string, string> = {
 };
 
 interface Run {
-  /** Hash per op: raw for Horn and scans, sorted for the order-free algorithms. */
+  /** Hash per op: raw for Horn, the HistoPyramid and scans, sorted for the order-free algorithms. */
   hashes: Record<string, string>;
   /** Raw output bytes' hash per op, for the run-to-run check of the order-free algorithms. */
   raw: Record<string, string>;
@@ -118,7 +124,7 @@ async function runAll(engine: Engine): Promise<Run> {
       const read = await outStream.read();
       const words = new Uint32Array(read.buffer, read.byteOffset, read.length).slice();
       const components = op.kind === 'compact' && op.options.output === 'indices' ? 1 : stream.components;
-      const ordered = op.kind === 'scan' || op.options.algorithm === 'horn';
+      const ordered = op.kind === 'scan' || op.options.algorithm === 'horn' || op.options.algorithm === 'histopyramid';
       const countBytes = bytesOf(Uint32Array.of(count));
       raw[op.name] = hex(fnv1a(bytesOf(words), fnv1a(countBytes)));
       hashes[op.name] = ordered ? raw[op.name] : hex(fnv1a(bytesOf(sortedTuples(words, components)), fnv1a(countBytes)));

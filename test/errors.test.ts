@@ -193,7 +193,7 @@ describe('empty streams have defined results', () => {
     const { engine } = await shared();
     const stream = engine.stream(new Float32Array(0), { components: 4 });
     const concats = engine.caps.transformFeedback ? (['vertex-fetch', 'transform-feedback'] as const) : (['vertex-fetch'] as const);
-    for (const [algorithm, global] of [['jumping-jack', false], ['horn', false], ['auto', false], ['horn', true]] as const) {
+    for (const [algorithm, global] of [['jumping-jack', false], ['horn', false], ['auto', false], ['horn', true], ['histopyramid', false]] as const) {
       for (const concat of concats) {
         for (const output of ['values', 'indices'] as const) {
           const label = `${algorithm}${global ? ' global' : ''} ${concat} ${output}`;
@@ -281,14 +281,16 @@ describe('engine.compact() and engine.scan(): bad options', () => {
   });
 
   it.each([
-    ['algorithm', { algorithm: 'jj' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'auto'", 'got "jj"']],
-    ['algorithm (case)', { algorithm: 'Horn' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'auto'", 'got "Horn"']],
+    ['algorithm', { algorithm: 'jj' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'histopyramid', 'auto'", 'got "jj"']],
+    ['algorithm (case)', { algorithm: 'Horn' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'histopyramid', 'auto'", 'got "Horn"']],
+    ['algorithm (internal path name)', { algorithm: 'horn-global' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'histopyramid', 'auto'", 'got "horn-global"']],
     ['concat', { concat: 'tf' }, ["options.concat must be one of 'transform-feedback', 'vertex-fetch', 'auto'", 'got "tf"']],
     ['output', { output: 'value' }, ["options.output must be one of 'values', 'indices'", 'got "value"']],
     ['scan', { scan: 'hillis-steele' }, ["options.scan must be one of 'recursive-doubling', 'blelloch'", 'got "hillis-steele"']],
     ['global (type)', { global: 'yes' }, ['options.global must be a boolean', 'got "yes"']],
     ['global with jumping-jack', { global: true, algorithm: 'jumping-jack' }, ["options.global applies to algorithm 'horn' only", 'got algorithm "jumping-jack"']],
     ['global with auto', { global: true }, ["options.global applies to algorithm 'horn' only", "got algorithm 'auto' (the default): add algorithm: 'horn'"]],
+    ['global with histopyramid', { global: true, algorithm: 'histopyramid' }, ["options.global applies to algorithm 'horn' only", 'got algorithm "histopyramid"']],
     ['an unknown option (typo)', { algorithim: 'horn' }, ['engine.compact(stream, options)', 'unknown option(s) algorithim', 'allowed: keep, algorithm, blockSize, global, concat, output, scan, radix']],
     ['options not an object', 'horn', ['engine.compact(stream, options)', 'got "horn"', 'an options object']],
   ])('compact %s', async (_, options, parts) => {

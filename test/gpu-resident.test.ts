@@ -201,7 +201,7 @@ interface Case {
   n: number;
   /** Fraction of elements kept. */
   density: number;
-  algorithm: 'horn' | 'jumping-jack' | 'auto';
+  algorithm: 'horn' | 'jumping-jack' | 'auto' | 'histopyramid';
 }
 
 const cases: Case[] = [
@@ -210,6 +210,8 @@ const cases: Case[] = [
   { name: 'uint32, 90 % kept, auto', type: 'uint32', components: 1, n: 9000, density: 0.9, algorithm: 'auto' },
   { name: 'uint32, nothing kept', type: 'uint32', components: 1, n: 3000, density: 0, algorithm: 'horn' },
   { name: 'uint32, everything kept, a full row and one more', type: 'uint32', components: 1, n: 2049, density: 1, algorithm: 'horn' },
+  { name: 'float32 vec4, 30 % kept, histopyramid', type: 'float32', components: 4, n: 20_001, density: 0.3, algorithm: 'histopyramid' },
+  { name: 'uint32, everything kept, a full row and one more, histopyramid', type: 'uint32', components: 1, n: 2049, density: 1, algorithm: 'histopyramid' },
 ];
 
 /** Data whose element k is kept iff its first component is > 0 (float32) or > 2^30 (uint32). */
@@ -255,7 +257,7 @@ describe('drawing a compacted stream from the GPU-resident count (streamGlsl + s
     const expected = elementsOf(words, c.components).filter((_, k) => kept[k]);
     const stream = engine.stream(data, { components: c.components });
     const result = engine.compact(stream, { keep: keepFor(c), algorithm: c.algorithm });
-    const ordered = c.algorithm === 'horn';
+    const ordered = c.algorithm === 'horn' || c.algorithm === 'histopyramid';
     // No count readback before the draws: the vertex shader reads it from the length texture.
     expectDrawn(drawStream(gl, result.stream, 'vertices'), expected, c.components, ordered, `${c.name}, gl_VertexID`);
     expectDrawn(drawStream(gl, result.stream, 'instances'), expected, c.components, ordered, `${c.name}, gl_InstanceID`);

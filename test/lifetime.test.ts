@@ -22,7 +22,7 @@ const ops = envCount('GLCOMPACT_LIFETIME_OPS', 200);
 /** Allowed RSS growth from the end of warm-up to the end (Node only; the observed growth is logged). */
 const RSS_BOUND_MB = 48;
 /**
- * The option cycles below (i mod 2, 3, 4, 5, 6, 8, 10, and (i >> 2) mod 4) repeat with this period,
+ * The option cycles below (i mod 2, 3, 4, 5, 6, 8, 10, (i >> 2) mod 4 and (i >> 3) mod 2) repeat with this period,
  * so one period of warm-up compiles every program variant: programs are cached by design.
  */
 const PERIOD = 240;
@@ -67,7 +67,8 @@ async function operation(engine: Engine, i: number): Promise<void> {
       return;
     }
     const concat = engine.caps.transformFeedback && i % 2 === 0 ? 'transform-feedback' : 'vertex-fetch';
-    const algorithm = (['jumping-jack', 'horn', 'auto', 'horn'] as const)[i % 4];
+    // (i % 4 === 1 is a scan) every other i % 4 === 0 is the HistoPyramid, with either output
+    const algorithm = i % 4 === 0 && (i >> 3) % 2 === 1 ? 'histopyramid' : (['jumping-jack', 'horn', 'auto', 'horn'] as const)[i % 4];
     const global = algorithm === 'horn' && i % 5 === 0;
     const result = engine.compact(stream, {
       keep: i % 3 === 2 ? { glsl: 'return value.x > 1 || index % 5u == 0u;' } : 'nonzero', // i % 3 === 2: int32, value is an ivec4
@@ -97,9 +98,9 @@ async function operation(engine: Engine, i: number): Promise<void> {
       const want: number[] = [];
       for (let k = 0; k < n; k++) if (keptIndex(k)) for (let c = 0; c < components; c++) want.push(i % 8 < 2 ? k : data[k * components + c]);
       const got = Array.from(await result.read());
-      // Horn keeps input order; the others are compared as multisets (elements are tuples, so sort whole elements)
+      // Horn and the HistoPyramid keep input order; the others are compared as multisets (elements are tuples, so sort whole elements)
       const tuples = (a: number[]) => Array.from({ length: a.length / (i % 8 < 2 ? 1 : components) }, (_, e) => a.slice(e * (i % 8 < 2 ? 1 : components), (e + 1) * (i % 8 < 2 ? 1 : components)).join(','));
-      if (algorithm === 'horn') expect(got, `op ${i}: values`).toEqual(want);
+      if (algorithm === 'horn' || algorithm === 'histopyramid') expect(got, `op ${i}: values`).toEqual(want);
       else expect(tuples(got).sort(), `op ${i}: values as a multiset`).toEqual(tuples(want).sort());
     }
     result.dispose();

@@ -150,7 +150,7 @@ function compactionCase(engine: Engine) {
     type: fc.constantFrom<ElementTypeName>('uint32', 'int32', 'float32'),
     components: fc.constantFrom<1 | 4>(1, 4),
     predicate: fc.constantFrom(...predicates),
-    algorithm: fc.constantFrom('jumping-jack', 'horn', 'horn-global', 'auto'),
+    algorithm: fc.constantFrom('jumping-jack', 'horn', 'horn-global', 'histopyramid', 'auto'),
     concat: fc.constantFrom(...concats),
     output: fc.constantFrom('values', 'indices'),
     blockSize: fc.constantFrom(16, 32, 64, 128, 256, 512, 1024, 2048),
@@ -180,13 +180,14 @@ async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void>
       input = all.stream;
     }
     const global = c.algorithm === 'horn-global';
-    const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'auto');
+    const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'histopyramid' | 'auto');
+    const blocks = !global && algorithm !== 'histopyramid';
     const result = engine.compact(input, {
       keep: keepOption(c.predicate, c.type),
       algorithm,
       global,
-      // global Horn has no concatenation: leave concat to its default there
-      concat: global ? undefined : c.concat,
+      // global Horn and the HistoPyramid have no concatenation: leave concat to its default there
+      concat: blocks ? c.concat : undefined,
       output: c.output as 'values' | 'indices',
       blockSize: c.blockSize,
       scan: c.scan as 'recursive-doubling' | 'blelloch',
@@ -194,11 +195,11 @@ async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void>
     });
     disposables.push(result);
     expect(result.stats.algorithm).toBe(global ? 'horn-global' : algorithm === 'auto' ? 'hybrid' : algorithm);
-    if (!global) expect(result.stats.concat).toBe(c.concat === 'auto' ? 'vertex-fetch' : c.concat);
+    expect(result.stats.concat).toBe(!blocks ? 'none' : c.concat === 'auto' ? 'vertex-fetch' : c.concat);
 
     expect(await result.count(), 'count').toBe(expectedIndices.length);
     const got = await result.read();
-    const ordered = algorithm === 'horn';
+    const ordered = algorithm === 'horn' || algorithm === 'histopyramid';
     if (c.output === 'indices') {
       expect(got).toBeInstanceOf(Uint32Array);
       expectSameBits(ordered ? (got as Uint32Array) : (got as Uint32Array).slice().sort(), expectedIndices, 'indices');
@@ -283,6 +284,7 @@ describe('random compactions agree with the CPU reference', () => {
     { n: 2 ** 21 + 3, layout: 'runs', density: 0.6, algorithm: 'horn', blockSize: 2048, scan: 'recursive-doubling', radix: 16, type: 'uint32', components: 1, predicate: 'nonzero', output: 'indices' },
     { n: 3 * 2 ** 20 + 1, layout: 'lone-per-block', density: 0.5, algorithm: 'auto', blockSize: 64, scan: 'recursive-doubling', radix: 2, type: 'int32', components: 1, predicate: 'glsl-index', output: 'values' },
     { n: 2 ** 20 + 1, layout: 'uniform', density: 0.9, algorithm: 'horn-global', blockSize: 256, scan: 'blelloch', radix: 4, type: 'float32', components: 4, predicate: 'greaterThan', output: 'values' },
+    { n: 2 ** 21 + 5, layout: 'runs', density: 0.4, algorithm: 'histopyramid', blockSize: 256, scan: 'blelloch', radix: 4, type: 'uint32', components: 1, predicate: 'nonzero', output: 'indices' },
   ] as const)('large fixed case: $n elements, $layout, $algorithm', { timeout: 300_000 }, async (fixed) => {
     const engine = await testEngine();
     await checkCompaction(engine, { ...fixed, seed: 12345, concat: 'auto', chained: false });

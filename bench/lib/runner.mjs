@@ -402,9 +402,9 @@ function warmUpCpuLoops() {
   }
 }
 
-/** Horn (block or global) keeps input order; Jumping Jack and the per-block hybrid ('auto') do not. */
+/** Horn (block or global) and the HistoPyramid keep input order; Jumping Jack and the per-block hybrid ('auto') do not. */
 function isOrdered(algorithm) {
-  return algorithm === 'horn' || algorithm === 'horn-global';
+  return algorithm === 'horn' || algorithm === 'horn-global' || algorithm === 'histopyramid';
 }
 
 function pointFields(point) {

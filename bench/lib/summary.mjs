@@ -29,6 +29,7 @@ function densityTable(sweep) {
       'JJ ms': ms(jj),
       'horn ms': ms(horn),
       'horn-global ms': ms(s.get('horn (global)')),
+      'HP ms': ms(s.get('histopyramid')),
       'auto ms': ms(s.get('auto')),
       'cpu ms': ms(s.get('cpu filter loop')),
       'JJ/horn': jj && horn ? (jj.medianMs / horn.medianMs).toFixed(2) : '-',
@@ -70,7 +71,8 @@ function sizesTable(sweep) {
     const cpuScan = s.get('cpu prefix-sum loop');
     return {
       n: `2^${log2n}`,
-      'JJ ms': ms(jj), 'horn ms': ms(s.get('compact, horn (block)')), 'cpu filter ms': ms(cpu),
+      'JJ ms': ms(jj), 'horn ms': ms(s.get('compact, horn (block)')), 'HP ms': ms(s.get('compact, histopyramid')),
+      'HP passes': s.get('compact, histopyramid')?.passes ?? '-', 'cpu filter ms': ms(cpu),
       'scan RD ms': ms(scan), 'scan Blelloch ms': ms(s.get('scan, blelloch')), 'cpu scan ms': ms(cpuScan),
       'cpu/JJ': jj && cpu ? (cpu.medianMs / jj.medianMs).toFixed(3) : '-',
     };

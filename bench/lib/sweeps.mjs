@@ -16,13 +16,14 @@ export function keptFraction(invalidPercent) {
 export const SWEEPS = {
   density: {
     title: 'Compaction time vs invalid density (paper Fig. 11)',
-    describe: (c) => `n = 2^${Math.log2(c.n)}, block ${c.blockSize}, uniform [0,1) float32 keep x <= 1 - density; Jumping Jack vs Horn (block) vs Horn (global) vs auto (with each concatenation path), plus the CPU filter loop`,
+    describe: (c) => `n = 2^${Math.log2(c.n)}, block ${c.blockSize}, uniform [0,1) float32 keep x <= 1 - density; Jumping Jack vs Horn (block) vs Horn (global) vs the HistoPyramid vs auto (with each concatenation path), plus the CPU filter loop`,
     config: (quick) => ({ n: quick ? 2 ** 20 : 2 ** 22, blockSize: 256, densities: quick ? QUICK_DENSITIES : DENSITIES }),
     points(c) {
       const series = [
         ['jumping-jack', { algorithm: 'jumping-jack' }],
         ['horn (block)', { algorithm: 'horn' }],
         ['horn (global)', { algorithm: 'horn', global: true }],
+        ['histopyramid', { algorithm: 'histopyramid' }],
         ['auto', { algorithm: 'auto' }],
         // The two ways to get the concatenation lines' endpoints (what concat 'auto' chooses between).
         ['auto, transform-feedback', { algorithm: 'auto', concat: 'transform-feedback' }],
@@ -34,7 +35,8 @@ export const SWEEPS = {
         const x = { density };
         const verifyValues = c.n <= 2 ** 20 || [0, 25, 50, 75, 95, 99, 100].includes(density);
         for (const [name, opts] of series) {
-          const options = { keep, ...opts, ...(opts.global ? {} : { blockSize: c.blockSize }) };
+          const blocks = !opts.global && opts.algorithm !== 'histopyramid';
+          const options = { keep, ...opts, ...(blocks ? { blockSize: c.blockSize } : {}) };
           points.push({ sweep: 'density', series: name, kind: 'compact', n: c.n, x, options, verifyValues });
         }
         points.push({ sweep: 'density', series: 'cpu filter loop', kind: 'cpu-filter', n: c.n, x, options: { keep } });
@@ -75,6 +77,7 @@ export const SWEEPS = {
         const x = { log2n: Math.log2(n) };
         points.push({ sweep: 'sizes', series: 'compact, jumping-jack', kind: 'compact', n, x, options: { keep, algorithm: 'jumping-jack', blockSize: 256 }, verifyValues: true });
         points.push({ sweep: 'sizes', series: 'compact, horn (block)', kind: 'compact', n, x, options: { keep, algorithm: 'horn', blockSize: 256 }, verifyValues: true });
+        points.push({ sweep: 'sizes', series: 'compact, histopyramid', kind: 'compact', n, x, options: { keep, algorithm: 'histopyramid' }, verifyValues: true });
         points.push({ sweep: 'sizes', series: 'scan, recursive-doubling', kind: 'scan', n, x, options: { algorithm: 'recursive-doubling' } });
         points.push({ sweep: 'sizes', series: 'scan, blelloch', kind: 'scan', n, x, options: { algorithm: 'blelloch' } });
         points.push({ sweep: 'sizes', series: 'cpu filter loop', kind: 'cpu-filter', n, x, options: { keep } });

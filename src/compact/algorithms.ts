@@ -2,6 +2,7 @@
 // stats' `algorithm` field are derived from this table: a new algorithm is one driver file (a
 // CompactionDriver, see plan.ts), its shader files in glsl/, and one line here.
 import { blockCompaction } from './block-compaction.js';
+import { histopyramidCompaction } from './histopyramid.js';
 import { hornGlobalCompaction } from './horn-global.js';
 import type { CompactionDriver } from './plan.js';
 
@@ -24,18 +25,21 @@ export const compactionAlgorithms = {
   hybrid: { run: blockCompaction('hybrid'), keepsOrder: false, blocks: true, selectable: false },
   /** Horn with `global: true`: one search over the whole stream. */
   'horn-global': { run: hornGlobalCompaction, keepsOrder: true, blocks: false, selectable: false },
+  /** A 1D HistoPyramid (Ziegler 2006; Dyken 2008) over the linear index: input order kept. */
+  histopyramid: { run: histopyramidCompaction, keepsOrder: true, blocks: false, selectable: true },
 } as const satisfies Record<string, CompactionAlgorithmEntry>;
 
 /**
- * The path a compaction took (`result.stats.algorithm`): 'jumping-jack' or 'horn' as requested,
- * 'hybrid' for 'auto' (Jumping Jack or Horn per block), 'horn-global' for Horn with `global: true`.
+ * The path a compaction took (`result.stats.algorithm`): 'jumping-jack', 'horn' or 'histopyramid'
+ * as requested, 'hybrid' for 'auto' (Jumping Jack or Horn per block), 'horn-global' for Horn with
+ * `global: true`.
  */
-export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'hybrid' | 'horn-global';
+export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'hybrid' | 'horn-global' | 'histopyramid';
 
 type Selectable = { [K in CompactionAlgorithm]: (typeof compactionAlgorithms)[K]['selectable'] extends true ? K : never }[CompactionAlgorithm];
 
-/** Values of `options.algorithm` (CompactOptions): 'jumping-jack', 'horn' or 'auto' (the default). */
-export type RequestedAlgorithm = 'jumping-jack' | 'horn' | 'auto';
+/** Values of `options.algorithm` (CompactOptions): 'jumping-jack', 'horn', 'histopyramid' or 'auto' (the default). */
+export type RequestedAlgorithm = 'jumping-jack' | 'horn' | 'histopyramid' | 'auto';
 
 // The public unions above are spelt out (the table's types reach the GL internals); they must match it.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -7,11 +7,11 @@ import type { ConcatMode } from './concatenate.js';
 
 /** What a compaction cost and which path it took (`result.stats`). */
 export interface CompactStats extends PassStats {
-  /** The path taken: 'horn-global' is Horn over the whole stream (options.global). */
+  /** The path taken: 'horn-global' is Horn over the whole stream (options.global), 'histopyramid' the HistoPyramid. */
   algorithm: CompactionAlgorithm;
   /** The `algorithm` option as given ('auto' when it was left out). */
   requestedAlgorithm: RequestedAlgorithm;
-  /** How the blocks were joined; 'none' for paths without blocks ('horn-global'). */
+  /** How the blocks were joined; 'none' for paths without blocks ('horn-global', 'histopyramid'). */
   concat: ConcatMode | 'none';
   /** Elements per block; undefined for paths without blocks. */
   blockSize: number | undefined;
