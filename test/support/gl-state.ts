@@ -392,3 +392,33 @@ export function resetState(gl: Gl): void {
   }
   gl.activeTexture(gl.TEXTURE0);
 }
+
+/** The state the engine depends on, as snapshotState shows it once the engine has set it (inside a call). */
+export const required: StateSnapshot = {
+  SCISSOR_TEST: false,
+  CULL_FACE: false,
+  DEPTH_TEST: false,
+  STENCIL_TEST: false,
+  BLEND: false,
+  RASTERIZER_DISCARD: false,
+  POLYGON_OFFSET_FILL: false,
+  SAMPLE_COVERAGE: false,
+  SAMPLE_ALPHA_TO_COVERAGE: false,
+  COLOR_WRITEMASK: [true, true, true, true],
+  LINE_WIDTH: 1,
+  PACK_ALIGNMENT: 4,
+  PACK_ROW_LENGTH: 0,
+  PACK_SKIP_PIXELS: 0,
+  PACK_SKIP_ROWS: 0,
+  UNPACK_ALIGNMENT: 4,
+  UNPACK_ROW_LENGTH: 0,
+  UNPACK_IMAGE_HEIGHT: 0,
+  UNPACK_SKIP_PIXELS: 0,
+  UNPACK_SKIP_ROWS: 0,
+  UNPACK_SKIP_IMAGES: 0,
+  UNPACK_FLIP_Y_WEBGL: false,
+  UNPACK_PREMULTIPLY_ALPHA_WEBGL: false,
+  PIXEL_PACK_BUFFER_BINDING: null,
+  PIXEL_UNPACK_BUFFER_BINDING: null,
+  TRANSFORM_FEEDBACK_BINDING: null,
+};
