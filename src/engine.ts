@@ -2,7 +2,8 @@
 // options.ts, the passes live in the drivers (scan/, compact/), reads in readback.ts.
 import { uploadBits } from './adapter.js';
 import { isWebGL2, probeCapabilities, type Capabilities } from './capabilities.js';
-import { compactionAlgorithms } from './compact/algorithms.js';
+import { compactionAlgorithmInfo } from './compact/algorithm-names.js';
+import { compactionDrivers } from './compact/algorithms.js';
 import { AUTO_CONCAT } from './compact/concatenate.js';
 import { keepFunction } from './compact/keep-function.js';
 import { CompactResult, type CompactStats } from './compact/result.js';
@@ -193,11 +194,11 @@ export class Engine {
     this.#assertOwnStream('engine.compact(stream)', stream);
     const plan = parseCompactOptions(options, stream.type, stream.layout.width, this.caps.transformFeedback);
     const keep = keepFunction(plan.keep, stream.type);
-    const entry = compactionAlgorithms[plan.algorithm];
+    const entry = compactionAlgorithmInfo[plan.algorithm];
     const concat = plan.concat === 'auto' ? AUTO_CONCAT : plan.concat;
     const { blockSize } = plan;
     const { value, stats } = this.#gpu.guard.run(() => this.#gpu.measure(() =>
-      entry.run(this.#gpu, viewOf(stream), {
+      compactionDrivers[plan.algorithm](this.#gpu, viewOf(stream), {
         keep,
         outputIndices: plan.outputIndices,
         maxTextureSize: this.caps.maxTextureSize,

@@ -19,7 +19,7 @@ export type { ScanStats } from './engine.js';
 export type { CompactOptions, EngineOptions, ScanOptions, StreamOptions } from './options.js';
 export { CompactResult } from './compact/result.js';
 export type { CompactStats } from './compact/result.js';
-export type { CompactionAlgorithm, RequestedAlgorithm } from './compact/algorithms.js';
+export type { CompactionAlgorithm, RequestedAlgorithm } from './compact/algorithm-names.js';
 export type { ConcatMode } from './compact/concatenate.js';
 export type { KeepOption, KeepUniforms } from './compact/keep-function.js';
 export type { ScanAlgorithm } from './scan/algorithms.js';

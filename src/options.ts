@@ -1,6 +1,6 @@
 // The public options and their validation. Each check throws an Error naming the argument, what
 // was given and what is allowed, before any GL object is made (validate.ts has the helpers).
-import { compactionPath, requestedAlgorithmNames, type CompactionAlgorithm, type RequestedAlgorithm } from './compact/algorithms.js';
+import { compactionPath, requestedAlgorithmNames, type CompactionAlgorithm, type RequestedAlgorithm } from './compact/algorithm-names.js';
 import { concatModes, type ConcatMode } from './compact/concatenate.js';
 import { parseKeepOption, type KeepOption } from './compact/keep-function.js';
 import { isPowerOfTwo, MAX_BLOCK_SIZE } from './layout.js';

@@ -2,7 +2,7 @@
 import type { PassStats } from '../stats.js';
 import type { Stream, StreamData } from '../stream.js';
 import type { ScanAlgorithm } from '../scan/algorithms.js';
-import type { CompactionAlgorithm, RequestedAlgorithm } from './algorithms.js';
+import type { CompactionAlgorithm, RequestedAlgorithm } from './algorithm-names.js';
 import type { ConcatMode } from './concatenate.js';
 
 /** What a compaction cost and which path it took (`result.stats`). */

@@ -1,0 +1,50 @@
+// The compaction algorithms by name, with what a caller can rely on. No drivers here, so the public
+// types (the `algorithm` option, `result.stats.algorithm`) derive from this table without reaching
+// the GL internals; src/compact/algorithms.ts gives each name its driver, and the compiler checks
+// that both tables name the same algorithms.
+
+/** @internal */
+export interface CompactionAlgorithmInfo {
+  /** Whether the output keeps the input's order. */
+  readonly keepsOrder: boolean;
+  /** Works in blocks: `blockSize`, `scan` and `concat` apply (else the stats report concat 'none'). */
+  readonly blocks: boolean;
+  /** Selectable by name in `options.algorithm` (the others are reached through 'auto' or `global`). */
+  readonly selectable: boolean;
+}
+
+/** @internal */
+export const compactionAlgorithmInfo = {
+  'jumping-jack': { keepsOrder: false, blocks: true, selectable: true },
+  horn: { keepsOrder: true, blocks: true, selectable: true },
+  /** What 'auto' runs: Jumping Jack or Horn per block, by the block's kept count. */
+  hybrid: { keepsOrder: false, blocks: true, selectable: false },
+  /** Horn with `global: true`: one search over the whole stream. */
+  'horn-global': { keepsOrder: true, blocks: false, selectable: false },
+  /** A 1D HistoPyramid (Ziegler 2006; Dyken 2008) over the linear index: input order kept. */
+  histopyramid: { keepsOrder: true, blocks: false, selectable: true },
+} as const satisfies Record<string, CompactionAlgorithmInfo>;
+
+/**
+ * The path a compaction took (`result.stats.algorithm`): 'jumping-jack', 'horn' or 'histopyramid'
+ * as requested, 'hybrid' for 'auto' (Jumping Jack or Horn per block), 'horn-global' for Horn with
+ * `global: true`.
+ */
+export type CompactionAlgorithm = keyof typeof compactionAlgorithmInfo;
+
+type Selectable = { [K in CompactionAlgorithm]: (typeof compactionAlgorithmInfo)[K]['selectable'] extends true ? K : never }[CompactionAlgorithm];
+
+/** Values of `options.algorithm` (CompactOptions): 'jumping-jack', 'horn', 'histopyramid' or 'auto' (the default). */
+export type RequestedAlgorithm = Selectable | 'auto';
+
+/** @internal */
+export const requestedAlgorithmNames: RequestedAlgorithm[] = [
+  ...(Object.keys(compactionAlgorithmInfo) as CompactionAlgorithm[]).filter((name): name is Selectable => compactionAlgorithmInfo[name].selectable),
+  'auto',
+];
+
+/** @internal The path for a request: 'auto' runs the hybrid; `global` runs Horn over the whole stream. */
+export function compactionPath(requested: RequestedAlgorithm, global: boolean): CompactionAlgorithm {
+  if (global) return 'horn-global';
+  return requested === 'auto' ? 'hybrid' : requested;
+}
