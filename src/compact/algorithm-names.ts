@@ -30,12 +30,17 @@ export const compactionAlgorithmInfo = {
  * as requested, 'hybrid' for 'auto' (Jumping Jack or Horn per block), 'horn-global' for Horn with
  * `global: true`.
  */
-export type CompactionAlgorithm = keyof typeof compactionAlgorithmInfo;
-
-type Selectable = { [K in CompactionAlgorithm]: (typeof compactionAlgorithmInfo)[K]['selectable'] extends true ? K : never }[CompactionAlgorithm];
+export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'hybrid' | 'horn-global' | 'histopyramid';
 
 /** Values of `options.algorithm` (CompactOptions): 'jumping-jack', 'horn', 'histopyramid' or 'auto' (the default). */
-export type RequestedAlgorithm = Selectable | 'auto';
+export type RequestedAlgorithm = 'jumping-jack' | 'horn' | 'histopyramid' | 'auto';
+
+// The two public unions are spelt out so the reference documents them plainly; the compiler keeps
+// them equal to the table.
+type Selectable = { [K in keyof typeof compactionAlgorithmInfo]: (typeof compactionAlgorithmInfo)[K]['selectable'] extends true ? K : never }[keyof typeof compactionAlgorithmInfo];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const unionsMatchTable: [Same<CompactionAlgorithm, keyof typeof compactionAlgorithmInfo>, Same<RequestedAlgorithm, Selectable | 'auto'>] = [true, true];
+void unionsMatchTable;
 
 /** @internal */
 export const requestedAlgorithmNames: RequestedAlgorithm[] = [
