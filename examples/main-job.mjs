@@ -1,7 +1,7 @@
 // The main job (`npm start`): a headless end-to-end run through the built package. It scans a 2^20
 // stream with both algorithms and compacts a 2^22 stream of uniform [0,1) values (keep x <= p, p =
 // 0.2 / 0.5 / 0.8, the 2017 paper's selection benchmark) with Jumping Jack, Horn per block, Horn
-// over the whole stream and auto; verifies every result against the CPU and explains what it printed.
+// over the whole stream, the HistoPyramid and auto; verifies every result against the CPU and explains what it printed.
 import cliProgress from 'cli-progress';
 import { createEngine } from 'glcompact';
 import { createHeadlessContext, destroyHeadlessContext, headlessRenderer } from 'glcompact/node';
@@ -15,6 +15,7 @@ const compactions = [
   ['jumping-jack', { algorithm: 'jumping-jack' }],
   ['horn (block)', { algorithm: 'horn' }],
   ['horn (global)', { algorithm: 'horn', global: true }],
+  ['histopyramid', { algorithm: 'histopyramid' }],
   ['auto', { algorithm: 'auto' }],
 ];
 const thresholds = [0.2, 0.5, 0.8];
@@ -113,7 +114,7 @@ const sections = [];
       const result = engine.compact(stream, { keep, ...options });
       const count = await result.count();
       const got = await result.read();
-      const ordered = options.algorithm === 'horn'; // jumping-jack and auto keep no order
+      const ordered = options.algorithm === 'horn' || options.algorithm === 'histopyramid'; // jumping-jack and auto keep no order
       const compareTo = ordered ? expected : sortedExpected;
       const values = ordered ? got : got.slice().sort();
       const ok = count === expected.length && values.every((v, i) => v === compareTo[i]);
@@ -146,6 +147,7 @@ console.log(`What the columns mean:
   path        the path taken: algorithm · how the blocks were joined · the scan inside blocks and the block size
                 hybrid = what 'auto' runs (Jumping Jack or Horn per block, by its kept count)
                 horn-global = Horn's binary search over the whole stream (no blocks, no joining)
+                histopyramid = a 1D HistoPyramid: sums of 4, 16, 64, ... flags, descended per output (no blocks)
                 vertex-fetch / transform-feedback = where the joining lines' endpoints come from
   result      checked against the same operation on the CPU: exact bits; 'any order' compares sorted
 `);
