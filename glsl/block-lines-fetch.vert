@@ -1,7 +1,8 @@
 #version 300 es
 // Vertex-fetch form of the concatenation's line vertices: the same endpoints as the
-// transform-feedback pass, computed here from gl_VertexID and the block textures. Used where
-// transform feedback is missing or broken (headless-gl 9.0.0-rc.10).
+// transform-feedback pass, computed here from gl_VertexID and the block textures. concat 'auto'
+// takes this path (measured faster on the H200, see AUTO_CONCAT in concatenate.ts), and so does any
+// context whose transform feedback fails the start-up probe.
 precision highp float;
 precision highp int;
 precision highp usampler2D;

@@ -2,7 +2,7 @@
 // horizontal lines into the output texture (glsl/block-endpoints.glsl). The endpoints come either
 // from a transform-feedback pass into a buffer that then feeds gl.LINES ('transform-feedback', the
 // WebGL2 form of the paper's render-to-vertex-array), or are computed in the line vertex shader
-// itself from gl_VertexID ('vertex-fetch'), where transform feedback is missing.
+// itself from gl_VertexID ('vertex-fetch': what concat 'auto' takes, see AUTO_CONCAT).
 import { mat4 } from 'gl-matrix';
 import blockEndpoints from '../../glsl/block-endpoints.vert';
 import blockLinesFeedback from '../../glsl/block-lines-feedback.vert';
