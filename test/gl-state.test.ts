@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GlStateGuard, glStateItems } from '../src/gl-state.js';
 import { testContext } from './support/engine.js';
+import { compileProgram } from '../examples/demo/src/shared/gl-program.js';
 import { envCount } from './support/env.js';
 import {
   appStates,
@@ -82,20 +83,6 @@ void main() {
 }`;
 }
 
-function compile(gl: Gl, fragment: string): WebGLProgram {
-  const program = gl.createProgram()!;
-  for (const [type, source] of [[gl.VERTEX_SHADER, vertexSource], [gl.FRAGMENT_SHADER, fragment]] as const) {
-    const shader = gl.createShader(type)!;
-    gl.shaderSource(shader, source);
-    gl.compileShader(shader);
-    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(`engine shader: ${gl.getShaderInfoLog(shader)}`);
-    gl.attachShader(program, shader);
-    gl.deleteShader(shader);
-  }
-  gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`engine program: ${gl.getProgramInfoLog(program)}`);
-  return program;
-}
 
 /** Made at the context's defaults, before any app state. */
 function createEngineObjects(gl: Gl, uploadPath: Fixture['uploadPath']): EngineObjects {
@@ -114,7 +101,7 @@ function createEngineObjects(gl: Gl, uploadPath: Fixture['uploadPath']): EngineO
   gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, target, 0);
   gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   const sources = [0, 1, 2, 3].map(() => texture(uploadPath === 'integer' ? gl.R32UI : gl.R32F));
-  const program = compile(gl, fragmentSource(uploadPath));
+  const program = compileProgram(gl, vertexSource, fragmentSource(uploadPath), 'engine-like');
   gl.useProgram(program);
   for (let u = 0; u < 4; u++) gl.uniform1i(gl.getUniformLocation(program, `u_t${u}`), u);
   gl.useProgram(null);

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { streamGlsl, type Engine, type Stream } from '../src/index.js';
 import { testContext } from './support/engine.js';
+import { compileProgram } from '../examples/demo/src/shared/gl-program.js';
 import { countGlObjects, nonZero } from './support/gl-objects.js';
 import { random } from './support/reference.js';
 
@@ -55,20 +56,6 @@ uniform highp usampler2D u_length;
 out highp uvec4 color;
 void main() { color = uvec4(glcompactLength(u_length), 7u, 7u, 7u); }`;
 
-function compile(gl: WebGL2RenderingContext, vertex: string, fragment: string): WebGLProgram {
-  const program = gl.createProgram()!;
-  for (const [type, source] of [[gl.VERTEX_SHADER, vertex], [gl.FRAGMENT_SHADER, fragment]] as const) {
-    const shader = gl.createShader(type)!;
-    gl.shaderSource(shader, source);
-    gl.compileShader(shader);
-    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(`app shader: ${gl.getShaderInfoLog(shader)}`);
-    gl.attachShader(program, shader);
-    gl.deleteShader(shader);
-  }
-  gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`app program: ${gl.getProgramInfoLog(program)}`);
-  return program;
-}
 
 /** The app's own RGBA32UI render target. */
 interface AppTarget { texture: WebGLTexture; framebuffer: WebGLFramebuffer; width: number; height: number }
@@ -117,7 +104,7 @@ const vertexArrays = new WeakMap<WebGL2RenderingContext, WebGLVertexArrayObject>
  */
 function drawStream(gl: WebGL2RenderingContext, stream: Stream, mode: 'vertices' | 'instances'): Uint32Array {
   const { width, height, widthLog2, capacity } = stream.layout;
-  const program = compile(gl, drawVertex(mode === 'vertices' ? 'gl_VertexID' : 'gl_InstanceID'), drawFragment);
+  const program = compileProgram(gl, drawVertex(mode === 'vertices' ? 'gl_VertexID' : 'gl_InstanceID'), drawFragment, 'app');
   const target = appTarget(gl, width, height);
   if (!vertexArrays.has(gl)) vertexArrays.set(gl, gl.createVertexArray()!);
   gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
@@ -142,7 +129,7 @@ function drawStream(gl: WebGL2RenderingContext, stream: Stream, mode: 'vertices'
 
 /** The length the shader reads from `stream.lengthTexture`. */
 function lengthOnGpu(gl: WebGL2RenderingContext, stream: Stream): number {
-  const program = compile(gl, lengthVertex, lengthFragment);
+  const program = compileProgram(gl, lengthVertex, lengthFragment, 'app');
   const target = appTarget(gl, 1, 1);
   gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
   gl.viewport(0, 0, 1, 1);

@@ -16,6 +16,7 @@
 // The pool is a stream the engine made (engine.stream), and we render into its public texture
 // (stream.texture), keeping its layout (stream.layout); the engine owns and frees it.
 import { streamGlsl, type CompactResult, type Stream } from 'glcompact';
+import { compileProgram } from './shared/gl-program.js';
 import { element, engineOn, showError } from './shared/page.js';
 import { defaultParticleParams, emittedId, initialLife, lifetime, LIFE_RANGE, MIN_LIFE, simulateParticles, type ParticleParams } from './shared/particles-sim.js';
 import { countReadbacks } from './shared/readback-counter.js';
@@ -170,23 +171,9 @@ void main() {
   color = vec4(v_color.rgb, v_color.a * falloff);
 }`;
 
-function compileProgram(vertex: string, fragment: string): WebGLProgram {
-  const program = gl.createProgram()!;
-  for (const [type, source] of [[gl.VERTEX_SHADER, vertex], [gl.FRAGMENT_SHADER, fragment]] as const) {
-    const shader = gl.createShader(type)!;
-    gl.shaderSource(shader, source);
-    gl.compileShader(shader);
-    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(`particle shader: ${gl.getShaderInfoLog(shader)}`);
-    gl.attachShader(program, shader);
-    gl.deleteShader(shader);
-  }
-  gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`particle program: ${gl.getProgramInfoLog(program)}`);
-  return program;
-}
 
-const simulateProgram = compileProgram(fullscreenVertex, simulateFragment);
-const pointProgram = compileProgram(pointVertex, pointFragment);
+const simulateProgram = compileProgram(gl, fullscreenVertex, simulateFragment, 'particle');
+const pointProgram = compileProgram(gl, pointVertex, pointFragment, 'particle');
 const uniform = (program: WebGLProgram, name: string) => gl.getUniformLocation(program, name);
 const emptyVertexArray = gl.createVertexArray();
 const timer = gl.getExtension('EXT_disjoint_timer_query_webgl2');

@@ -19,6 +19,7 @@
 // the readback counter shows what the frames themselves read: nothing.
 import { createEngine, streamGlsl, type CompactResult, type Stream } from 'glcompact';
 import * as THREE from 'three';
+import { compileProgram } from './shared/gl-program.js';
 import { element, showError } from './shared/page.js';
 import { numberParam } from './shared/random.js';
 import { countReadbacks } from './shared/readback-counter.js';
@@ -137,26 +138,12 @@ function withSavedState(pass: () => void): void {
   }
 }
 
-function compile(vertex: string, fragment: string): WebGLProgram {
-  const program = gl.createProgram()!;
-  for (const [type, source] of [[gl.VERTEX_SHADER, vertex], [gl.FRAGMENT_SHADER, fragment]] as const) {
-    const shader = gl.createShader(type)!;
-    gl.shaderSource(shader, source);
-    gl.compileShader(shader);
-    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(`animation shader: ${gl.getShaderInfoLog(shader)}`);
-    gl.attachShader(program, shader);
-    gl.deleteShader(shader);
-  }
-  gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`animation program: ${gl.getProgramInfoLog(program)}`);
-  return program;
-}
 
 function setUpGpuPath(): void {
   baseStream = engine.stream(base, { components: 4 });
   instances = engine.stream(base, { components: 4 }); // rewritten by the animation pass every frame
   const target = instances;
-  const program = compile(/* glsl */ `#version 300 es
+  const program = compileProgram(gl, /* glsl */ `#version 300 es
 void main() {
   vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
   gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
@@ -178,7 +165,7 @@ void main() {
   float z = b.z + u_advance;
   if (z >= 0.0) z -= ${DEPTH.toFixed(1)};
   outValue = floatBitsToUint(vec4(b.x + u_sway.x, b.y + u_sway.y, z, b.w));
-}`);
+}`, 'animation');
   const framebuffer = gl.createFramebuffer()!;
   const vertexArray = gl.createVertexArray()!;
   const location = (name: string) => gl.getUniformLocation(program, name);
