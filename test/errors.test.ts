@@ -118,6 +118,8 @@ describe('createEngine(gl): not a WebGL2 context', () => {
     [{ texturePoolBytes: -1 }, ['options.texturePoolBytes', 'got -1', 'a number of bytes >= 0']],
     [{ texturePoolBytes: '1' }, ['options.texturePoolBytes', 'got "1"', 'a number of bytes >= 0']],
     [{ poolBytes: 5 }, ['createEngine(gl, options)', 'unknown option(s) poolBytes', 'allowed: texturePoolBytes']],
+    [{ debug: 'yes' }, ['createEngine(gl, options): options.debug must be a boolean', 'got "yes"']],
+    [{ preserveState: 0 }, ['createEngine(gl, options): options.preserveState must be a boolean', 'got 0']],
     ['big', ['createEngine(gl, options)', 'got "big"', 'an options object']],
   ])('bad options %j', async (options, parts) => {
     const { gl, engine } = await testContext();
