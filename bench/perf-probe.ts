@@ -1,21 +1,34 @@
 // A quick matrix of timings for tuning (not the benchmark CLI): one copy pass as the yardstick,
 // scans and compactions at 2^24 (or --log2n) with each scan algorithm/radix, block size and search.
 // Usage: node bench/build-probe.mjs && node bench/tmp/perf-probe.mjs [--log2n 24] [--repeats 5]
-//          [--density-only | --concat-only] [--block-sizes]   (--help; no display: scripts/with-display.sh)
+//          [--density-only | --concat-only | --new-only] [--block-sizes]   (--help; no display: scripts/with-display.sh)
 import { parseArgs } from 'node:util';
 import { createEngine, type Engine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { gpuOf } from '../src/internal.js';
+import { gpuOf, texelFormats } from '../src/internal.js';
+import { TREE_SHAPE } from '../src/scan/reduce-then-scan.js';
 const copyPass = `#version 300 es
 precision highp float;
 precision highp usampler2D;
 uniform usampler2D u_source;
 out uvec4 outValue;
 void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
+// The wide yardstick: 8 RGBA32UI attachments, 32 elements per fragment (read from a packed source).
+const copyPassWide = `#version 300 es
+precision highp float;
+precision highp usampler2D;
+uniform usampler2D u_source;
+layout(location = 0) out uvec4 o0; layout(location = 1) out uvec4 o1; layout(location = 2) out uvec4 o2; layout(location = 3) out uvec4 o3;
+layout(location = 4) out uvec4 o4; layout(location = 5) out uvec4 o5; layout(location = 6) out uvec4 o6; layout(location = 7) out uvec4 o7;
+void main() {
+  ivec2 t = ivec2(gl_FragCoord.xy) * ivec2(8, 1);
+  o0 = texelFetch(u_source, t, 0); o1 = texelFetch(u_source, t + ivec2(1, 0), 0); o2 = texelFetch(u_source, t + ivec2(2, 0), 0); o3 = texelFetch(u_source, t + ivec2(3, 0), 0);
+  o4 = texelFetch(u_source, t + ivec2(4, 0), 0); o5 = texelFetch(u_source, t + ivec2(5, 0), 0); o6 = texelFetch(u_source, t + ivec2(6, 0), 0); o7 = texelFetch(u_source, t + ivec2(7, 0), 0);
+}`;
 
 const usage =
   'usage: node bench/build-probe.mjs && node bench/tmp/perf-probe.mjs [--log2n 24] [--repeats 5] ' +
-  '[--density-only | --concat-only] [--block-sizes]   (without a display: bash scripts/with-display.sh node bench/tmp/perf-probe.mjs ...)';
+  '[--density-only | --concat-only | --new-only] [--block-sizes]   (without a display: bash scripts/with-display.sh node bench/tmp/perf-probe.mjs ...)';
 
 function parseFlags() {
   try {
@@ -26,6 +39,7 @@ function parseFlags() {
         'density-only': { type: 'boolean', default: false },
         'concat-only': { type: 'boolean', default: false },
         'block-sizes': { type: 'boolean', default: false },
+        'new-only': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -82,6 +96,102 @@ const data = Float32Array.from({ length: n }, () => ((seed = (Math.imul(seed, 16
 const stream = engine.stream(data);
 const counts = new Uint32Array(n).map((_, i) => i & 7);
 const countStream = engine.stream(counts);
+
+/** Yardsticks: one R32UI copy pass over the stream, and a pass moving the same elements packed 32 per fragment (8 RGBA32UI attachments). */
+async function copyYardsticks(): Promise<void> {
+  const gpu = gpuOf(engine);
+  const target = gpu.target(stream.layout.width, stream.layout.height);
+  const program = gpu.program({ name: 'copy', fragment: copyPass });
+  report('copy pass, 1 element per fragment (yardstick)', await median(engine, () => gpu.pass(program, target, { u_source: stream.texture })));
+  target.free();
+  const maxDrawBuffers = gl.getParameter(gl.MAX_DRAW_BUFFERS) as number;
+  if (maxDrawBuffers < 8) return report(`copy pass, 32 elements per fragment: skipped (MAX_DRAW_BUFFERS ${maxDrawBuffers})`, NaN);
+  const height = Math.max(1, n / 4 / 2048);
+  const source = gpu.target(2048, height, texelFormats.rgba32ui);
+  const outs = Array.from({ length: 8 }, () => gpu.target(256, height, texelFormats.rgba32ui));
+  const framebuffer = gl.createFramebuffer()!;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+  outs.forEach((out, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, out.texture, 0));
+  gl.drawBuffers(outs.map((_, i) => gl.COLOR_ATTACHMENT0 + i));
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  const wide = gpu.program({ name: 'copy-wide', fragment: copyPassWide });
+  report('copy pass, 32 elements per fragment, 8 attachments (yardstick)', await median(engine, () => gpu.pass(wide, { framebuffer, width: 256, height }, { u_source: source.texture })));
+  gl.deleteFramebuffer(framebuffer);
+  for (const t of [source, ...outs]) t.free();
+}
+
+if (parsed['new-only']) {
+  // The paths of issue 13 against the paper's defaults and the HistoPyramid, and the tree's shapes.
+  await copyYardsticks();
+  const scanOnce = (algorithm: 'blelloch' | 'reduce-then-scan') => median(engine, () => engine.scan(countStream, { algorithm }).dispose());
+  report('scan global blelloch', await scanOnce('blelloch'), `${engine.lastScanStats!.passes} passes`);
+  const compactOnce = async (algorithm: 'auto' | 'histopyramid' | 'bitmask' | 'horn', p: number) => {
+    let stats: any;
+    const ms = await median(engine, async () => {
+      const r = engine.compact(stream, { keep: { lessEqual: p }, algorithm });
+      await r.count();
+      stats = r.stats;
+      r.dispose();
+    });
+    return { ms, extra: `${stats.passes} passes, ${stats.algorithm}` };
+  };
+  const defaultShape = { ...TREE_SHAPE };
+  const shapes = [[4, 32, 64], [8, 32, 64], [8, 32, 256], [8, 64, 256], [16, 32, 256], [16, 64, 256], [32, 32, 256], [32, 64, 64]];
+  for (const [bottomFanIn, fanIn, topEntries] of shapes) {
+    Object.assign(TREE_SHAPE, { bottomFanIn, fanIn, topEntries });
+    const tag = `b${bottomFanIn} f${fanIn} t${topEntries}`;
+    report(`scan global reduce-then-scan ${tag}`, await scanOnce('reduce-then-scan'), `${engine.lastScanStats!.passes} passes`);
+    const c = await compactOnce('bitmask', 0.5);
+    report(`compact kept 0.5 bitmask ${tag}`, c.ms, c.extra);
+  }
+  Object.assign(TREE_SHAPE, defaultShape);
+  // Per-pass wall times (each draw fenced by gl.finish on both sides): where the time goes.
+  const gpu = gpuOf(engine);
+  for (const [what, run] of [
+    ['scan reduce-then-scan', () => engine.scan(countStream, { algorithm: 'reduce-then-scan' }).dispose()],
+    ['compact bitmask 0.5', async () => { const r = engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm: 'bitmask' }); await r.count(); r.dispose(); }],
+    ['compact bitmask 0.01', async () => { const r = engine.compact(stream, { keep: { lessEqual: 0.01 }, algorithm: 'bitmask' }); await r.count(); r.dispose(); }],
+  ] as const) {
+    await run();
+    gpu.profile = new Map();
+    for (let i = 0; i < repeats; i++) await run();
+    const profile = gpu.profile;
+    gpu.profile = undefined;
+    for (const [pass, times] of profile) {
+      times.sort((a, b) => a - b);
+      report(`  profile ${what}: ${pass}`, times[Math.floor(times.length / 2)]);
+    }
+  }
+  // Back-to-back calls, one finish at the end: the cost per call without the sync's fixed cost.
+  const batch = 20;
+  for (const [what, run] of [
+    ['scan blelloch', () => engine.scan(countStream, { algorithm: 'blelloch' }).dispose()],
+    ['scan reduce-then-scan', () => engine.scan(countStream, { algorithm: 'reduce-then-scan' }).dispose()],
+    ['compact auto 0.5', () => engine.compact(stream, { keep: { lessEqual: 0.5 } }).dispose()],
+    ['compact histopyramid 0.5', () => engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm: 'histopyramid' }).dispose()],
+    ['compact bitmask 0.5', () => engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm: 'bitmask' }).dispose()],
+  ] as const) {
+    const ms = await median(engine, () => { for (let i = 0; i < batch; i++) run(); });
+    report(`${what}, per call in batches of ${batch}`, ms / batch);
+  }
+  for (const p of [0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 1]) {
+    for (const algorithm of ['auto', 'horn', 'histopyramid', 'bitmask'] as const) {
+      const c = await compactOnce(algorithm, p);
+      report(`compact kept ${p} ${algorithm}`, c.ms, c.extra);
+    }
+  }
+  for (const algorithm of ['auto', 'bitmask'] as const) {
+    let kept = 0;
+    const ms = await median(engine, async () => {
+      const r = engine.compact(stream, { keep: { lessEqual: 0.5 }, algorithm });
+      kept = (await r.read()).length;
+      r.dispose();
+    });
+    report(`compact ${algorithm} 50 % + read() of the kept values`, ms, `${kept} values`);
+  }
+  report('stream.read() of the whole stream', await median(engine, async () => void (await stream.read())), `${n} values`);
+  process.exit(0);
+}
 
 if (parsed['concat-only']) {
   // The two concatenation paths (transform-feedback endpoints vs vertex fetch) at several densities:

@@ -15,7 +15,7 @@ import { parseCompactOptions, parseEngineOptions, parseScanOptions, parseStreamA
 import { Readback } from './readback.js';
 import type { RenderTarget } from './render-target.js';
 import type { ResourceCounts } from './resources.js';
-import { scanAlgorithms, type ScanAlgorithm } from './scan/algorithms.js';
+import { scanAlgorithms, type ScanAlgorithm, type ScanAlgorithmEntry } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
@@ -153,14 +153,14 @@ export class Engine {
     const view = viewOf(stream);
     const { layout } = stream;
     const input = { texture: view.target.texture, width: layout.width, height: layout.height, format: view.format };
-    const { blockScan } = scanAlgorithms[plan.algorithm];
+    const { blockScan, wholeStream } = scanAlgorithms[plan.algorithm] as ScanAlgorithmEntry;
     const common = { floatValues: stream.type === 'float32', exclusive: plan.exclusive, radix: plan.radix };
     return this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
       // A scan of a stream whose length is still on the GPU keeps its own copy of that length.
       const lengthTarget = view.length === undefined ? scope.own(copyTexel(this.#gpu, view.lengthTarget!, 0, 0)) : undefined;
       const { value: result, stats } = this.#gpu.measure(() =>
         plan.blockSize === undefined
-          ? globalScan(this.#gpu, input, { ...common, blockScan, maxTextureSize: this.caps.maxTextureSize })
+          ? wholeStream ? wholeStream(this.#gpu, input, common) : globalScan(this.#gpu, input, { ...common, blockScan, maxTextureSize: this.caps.maxTextureSize })
           : blockScan(this.#gpu, input, { ...common, blockLog2: log2Exact(plan.blockSize) }),
       );
       const usesRadix = scanAlgorithms[plan.algorithm].usesRadix;

@@ -66,6 +66,11 @@ export class Gpu {
   debug: boolean;
   /** Counters of the operation in progress; operations swap in a fresh one and report it. */
   stats: PassStats = emptyStats();
+  /**
+   * Benchmarks only (bench/perf-probe.ts --profile): when set, every draw is fenced with gl.finish()
+   * on both sides and its wall time recorded under the pass's name and size. Never set by the engine.
+   */
+  profile: Map<string, number[]> | undefined;
   /** Attribute-less draws still need a vertex array bound in WebGL2. */
   private readonly emptyVertexArray: WebGLVertexArrayObject;
 
@@ -116,6 +121,7 @@ export class Gpu {
     gl.bindVertexArray(call.vertexArray ?? this.emptyVertexArray);
     const mode = call.primitive === 'lines' ? gl.LINES : call.primitive === 'points' ? gl.POINTS : gl.TRIANGLES;
     const count = call.primitive === 'fullscreen' ? 3 : call.count ?? 0;
+    const profileStart = this.profile ? (gl.finish(), performance.now()) : 0;
     if (call.capture) {
       gl.enable(gl.RASTERIZER_DISCARD);
       gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, call.capture.feedback);
@@ -128,6 +134,11 @@ export class Gpu {
       gl.disable(gl.RASTERIZER_DISCARD);
     } else {
       gl.drawArrays(mode, 0, count);
+    }
+    if (this.profile) {
+      gl.finish();
+      const key = `${program.name} ${target ? `${target.width}x${target.height}` : `${count} vertices`}`;
+      this.profile.set(key, [...(this.profile.get(key) ?? []), performance.now() - profileStart]);
     }
     if (call.vertexArray) gl.bindVertexArray(this.emptyVertexArray); // the caller may delete it next
     if (this.debug) this.checkErrors(call);

@@ -283,12 +283,12 @@ describe('engine.compact() and engine.scan(): bad options', () => {
   });
 
   it.each([
-    ['algorithm', { algorithm: 'jj' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'histopyramid', 'auto'", 'got "jj"']],
-    ['algorithm (case)', { algorithm: 'Horn' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'histopyramid', 'auto'", 'got "Horn"']],
-    ['algorithm (internal path name)', { algorithm: 'horn-global' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'histopyramid', 'auto'", 'got "horn-global"']],
+    ['algorithm', { algorithm: 'jj' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'histopyramid', 'bitmask', 'auto'", 'got "jj"']],
+    ['algorithm (case)', { algorithm: 'Horn' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'histopyramid', 'bitmask', 'auto'", 'got "Horn"']],
+    ['algorithm (internal path name)', { algorithm: 'horn-global' }, ["options.algorithm must be one of 'jumping-jack', 'horn', 'histopyramid', 'bitmask', 'auto'", 'got "horn-global"']],
     ['concat', { concat: 'tf' }, ["options.concat must be one of 'transform-feedback', 'vertex-fetch', 'auto'", 'got "tf"']],
     ['output', { output: 'value' }, ["options.output must be one of 'values', 'indices'", 'got "value"']],
-    ['scan', { scan: 'hillis-steele' }, ["options.scan must be one of 'recursive-doubling', 'blelloch'", 'got "hillis-steele"']],
+    ['scan', { scan: 'hillis-steele' }, ["options.scan must be one of 'recursive-doubling', 'blelloch', 'reduce-then-scan'", 'got "hillis-steele"']],
     ['global (type)', { global: 'yes' }, ['options.global must be a boolean', 'got "yes"']],
     ['global with jumping-jack', { global: true, algorithm: 'jumping-jack' }, ["options.global applies to algorithm 'horn' only", 'got algorithm "jumping-jack"']],
     ['global with auto', { global: true }, ["options.global applies to algorithm 'horn' only", "got algorithm 'auto' (the default): add algorithm: 'horn'"]],
@@ -325,7 +325,7 @@ describe('engine.compact() and engine.scan(): bad options', () => {
   });
 
   it.each([
-    ['algorithm', { algorithm: 'kogge-stone' }, ["engine.scan(): options.algorithm must be one of 'recursive-doubling', 'blelloch'", 'got "kogge-stone"']],
+    ['algorithm', { algorithm: 'kogge-stone' }, ["engine.scan(): options.algorithm must be one of 'recursive-doubling', 'blelloch', 'reduce-then-scan'", 'got "kogge-stone"']],
     ['exclusive', { exclusive: 'yes' }, ['engine.scan(): options.exclusive must be a boolean', 'got "yes"']],
     ['an unknown option', { inclusive: false }, ['engine.scan(stream, options)', 'unknown option(s) inclusive', 'allowed: algorithm, exclusive, blockSize, radix']],
     ['options not an object', true, ['engine.scan(stream, options)', 'got true', 'an options object']],

@@ -23,6 +23,8 @@ export const compactionAlgorithmInfo = {
   'horn-global': { keepsOrder: true, blocks: false, selectable: false },
   /** A 1D HistoPyramid (Ziegler 2006; Dyken 2008) over the linear index: input order kept. */
   histopyramid: { keepsOrder: true, blocks: false, selectable: true },
+  /** Keep flags packed 32 to a word, a reduce-then-scan of their counts, a search per output: input order kept. */
+  bitmask: { keepsOrder: true, blocks: false, selectable: true },
 } as const satisfies Record<string, CompactionAlgorithmInfo>;
 
 /**
@@ -30,10 +32,10 @@ export const compactionAlgorithmInfo = {
  * as requested, 'hybrid' for 'auto' (Jumping Jack or Horn per block), 'horn-global' for Horn with
  * `global: true`.
  */
-export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'hybrid' | 'horn-global' | 'histopyramid';
+export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'hybrid' | 'horn-global' | 'histopyramid' | 'bitmask';
 
-/** Values of `options.algorithm` (CompactOptions): 'jumping-jack', 'horn', 'histopyramid' or 'auto' (the default). */
-export type RequestedAlgorithm = 'jumping-jack' | 'horn' | 'histopyramid' | 'auto';
+/** Values of `options.algorithm` (CompactOptions): 'jumping-jack', 'horn', 'histopyramid', 'bitmask' or 'auto' (the default). */
+export type RequestedAlgorithm = 'jumping-jack' | 'horn' | 'histopyramid' | 'bitmask' | 'auto';
 
 // The two public unions are spelt out so the reference documents them plainly; the compiler keeps
 // them equal to the table.

@@ -4,11 +4,11 @@
 // count, which becomes the result's count texel. The levels are packed four entries to an RGBA32UI
 // texel, so the traversal (glsl/histopyramid-descend.frag) reads four children per fetch. Children
 // are consecutive elements, so the output keeps the input's order. The traversal is drawn over the
-// rows that hold kept elements only (glsl/histopyramid-rows.vert reads the count on the GPU); the
+// rows that hold kept elements only (glsl/kept-rows.vert reads the count on the GPU); the
 // output is cleared first, so the rest is padding (0).
 import histopyramidDescend from '../../glsl/histopyramid-descend.frag';
 import histopyramidReduce from '../../glsl/histopyramid-reduce.frag';
-import histopyramidRows from '../../glsl/histopyramid-rows.vert';
+import histopyramidRows from '../../glsl/kept-rows.vert';
 import type { Gpu, Scope } from '../gpu.js';
 import { compactLayoutFor } from '../layout.js';
 import type { RenderTarget } from '../render-target.js';
@@ -55,7 +55,7 @@ export function histopyramidWithShape({ fanout, topEntries }: HistopyramidShape)
     const up = reduceProgram({ FAN_IN: fanout, BELOW_PACKED: true });
     const top = reduceProgram({ FAN_IN: topEntries, BELOW_PACKED: true, TOP: true });
     const descend = gpu.program({
-      name: 'histopyramid-rows.vert+histopyramid-descend.frag',
+      name: 'kept-rows.vert+histopyramid-descend.frag',
       vertex: histopyramidRows,
       fragment: histopyramidDescend,
       defines: { FANOUT: fanout, TOP_ENTRIES: topEntries, LEVELS: entries.length, OUTPUT_INDICES: plan.outputIndices },
@@ -74,7 +74,7 @@ export function histopyramidWithShape({ fanout, topEntries }: HistopyramidShape)
       const count = reducePass(gpu, scope, top, below, compactLayoutFor(1, plan.maxTextureSize), false);
       const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
       // Padding past the count must read 0: clear, then traverse only the rows holding kept elements
-      // (histopyramid-rows.vert; the stats count the whole target, an upper bound).
+      // (kept-rows.vert; the stats count the whole target, an upper bound).
       const gl = gpu.gl;
       gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
       gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array(4));

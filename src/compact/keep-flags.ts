@@ -11,10 +11,17 @@ import { describeUserCompileError, insertKeepFunction, type KeepFunction } from 
 export type FlagMeaning = 'kept' | 'not-kept';
 
 /**
- * Compiles the discriminator. Drivers call it before they take any target, so a user snippet that
+ * Compiles the discriminator (keep-flags.frag, or another pass that runs the keep test, such as
+ * keep-bitmask.frag). Drivers call it before they take any target, so a user snippet that
  * fails to compile leaves nothing behind (not even an idle texture in the pool).
  */
-export function keepFlagsProgram(gpu: Gpu, stream: StreamView, keep: KeepFunction, meaning: FlagMeaning): Program {
+export function keepFlagsProgram(
+  gpu: Gpu,
+  stream: StreamView,
+  keep: KeepFunction,
+  meaning: FlagMeaning,
+  pass: { name: string; fragment: string } = { name: 'keep-flags.frag', fragment: keepFlagsFragment },
+): Program {
   const defines = {
     ...stream.format.defines,
     FLOAT_VALUES: stream.type === 'float32',
@@ -22,9 +29,9 @@ export function keepFlagsProgram(gpu: Gpu, stream: StreamView, keep: KeepFunctio
     LENGTH_FROM_TEXTURE: stream.length === undefined,
     KEPT_FLAGS: meaning === 'kept',
   };
-  const fragment = insertKeepFunction(keepFlagsFragment, keep);
+  const fragment = insertKeepFunction(pass.fragment, keep);
   try {
-    return gpu.program({ name: 'keep-flags.frag', fragment, defines });
+    return gpu.program({ name: pass.name, fragment, defines });
   } catch (error) {
     if (error instanceof ShaderCompileError && keep.userBody !== undefined) {
       throw new Error(describeUserCompileError(gpu.gl, withDefines(fragment, defines), keep.userBody) ?? error.message);
@@ -33,8 +40,10 @@ export function keepFlagsProgram(gpu: Gpu, stream: StreamView, keep: KeepFunctio
   }
 }
 
-export function keepFlagsPass(gpu: Gpu, stream: StreamView, keep: KeepFunction, program: Program, flags: RenderTarget): void {
+/** Runs a pass compiled by keepFlagsProgram; `extra` adds that pass's own uniforms. */
+export function keepFlagsPass(gpu: Gpu, stream: StreamView, keep: KeepFunction, program: Program, flags: RenderTarget, extra: Record<string, unknown> = {}): void {
   gpu.pass(program, flags, {
+    ...extra,
     ...keep.uniforms,
     u_values: stream.target.texture,
     u_widthLog2: stream.layout.widthLog2,

@@ -3,12 +3,21 @@
 import type { BlockScan } from './block-scan.js';
 import { blellochBlockScan } from './blelloch.js';
 import { hillisSteeleBlockScan } from './hillis-steele.js';
+import { reduceThenScanBlockScan, reduceThenScanWhole } from './reduce-then-scan.js';
+import type { Gpu } from '../gpu.js';
+import type { RenderTarget } from '../render-target.js';
+import type { BlockScanInput } from './block-scan.js';
 
 /** @internal */
 export interface ScanAlgorithmEntry {
   blockScan: BlockScan;
   /** Whether the `radix` option applies (it is reported in the stats only then). */
   usesRadix: boolean;
+  /**
+   * A scan over the whole stream of its own; without one, whole-stream scans are built from block
+   * scans (global-scan.ts, the paper's Fig. 4).
+   */
+  wholeStream?: (gpu: Gpu, input: BlockScanInput, options: { floatValues: boolean; exclusive: boolean }) => RenderTarget;
 }
 
 /** @internal The table (kept off the public declarations: its drivers reach the GL internals). */
@@ -17,13 +26,16 @@ export const scanAlgorithms = {
   'recursive-doubling': { blockScan: hillisSteeleBlockScan, usesRadix: true },
   /** Blelloch's balanced tree (paper Fig. 3): 2·log2 b − 1 passes, ~3n fragments. */
   blelloch: { blockScan: blellochBlockScan, usesRadix: false },
+  /** Sums of 32 elements per fragment up a short tree, then down: 7 passes for 2^24 (reduce-then-scan.ts). */
+  'reduce-then-scan': { blockScan: reduceThenScanBlockScan, usesRadix: false, wholeStream: reduceThenScanWhole },
 } as const satisfies Record<string, ScanAlgorithmEntry>;
 
 /**
- * A prefix-sum algorithm: 'recursive-doubling' (Hillis–Steele, `radix` elements added per pass) or
- * 'blelloch' (the work-efficient balanced tree).
+ * A prefix-sum algorithm: 'recursive-doubling' (Hillis–Steele, `radix` elements added per pass),
+ * 'blelloch' (the work-efficient balanced tree), both from the paper, or 'reduce-then-scan' (many
+ * elements per fragment, a few passes).
  */
-export type ScanAlgorithm = 'recursive-doubling' | 'blelloch';
+export type ScanAlgorithm = 'recursive-doubling' | 'blelloch' | 'reduce-then-scan';
 // Spelt out (the table's types reach the GL internals); it must match the table.
 const tableMatchesType: [ScanAlgorithm] extends [keyof typeof scanAlgorithms] ? ([keyof typeof scanAlgorithms] extends [ScanAlgorithm] ? true : false) : false = true;
 void tableMatchesType;

@@ -1,5 +1,5 @@
 #version 300 es
-// The traversal covers only the output rows that hold kept elements: rows 0 .. ceil(count / width) - 1,
+// A compaction's output pass (HistoPyramid, bitmask) covers only the output rows that hold kept elements: rows 0 .. ceil(count / width) - 1,
 // with the count read from the top texel on the GPU (no readback). Like fullscreen.vert, one triangle
 // larger than that rectangle covers each of its pixels exactly once; a count of 0 gives an empty one.
 // The driver clears the output first, so the rows above are padding (0).

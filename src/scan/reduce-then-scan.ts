@@ -1,0 +1,134 @@
+// Reduce-then-scan: a prefix sum with few passes and many elements per fragment, beside the paper's
+// one-element-per-fragment scans. Reduce passes sum FAN_IN consecutive entries per fragment
+// (glsl/tree-scan-reduce.frag) until a level is short enough to scan in one pass (at most
+// TOP_ENTRIES entries, or segments of at most FAN_IN); then each level going down adds its
+// group's prefix from the level above to the in-fragment sum of the group's entries before it
+// (glsl/tree-scan-down.frag). A scan of 2^24 elements is 9 passes (4 reduces, the top, 4 downs)
+// instead of Blelloch's 49, and fragments ≈ n (1 + 2/8) instead of ~3n. Segmented scans
+// (blocks of 2^blockLog2) run the same tree, stopping where a level's segment fits one group.
+import treeScanDown from '../../glsl/tree-scan-down.frag';
+import treeScanReduce from '../../glsl/tree-scan-reduce.frag';
+import type { Gpu } from '../gpu.js';
+import { compactLayoutFor, log2Exact } from '../layout.js';
+import type { RenderTarget } from '../render-target.js';
+import { COUNT_FORMAT } from '../texel-format.js';
+import type { BlockScan, BlockScanInput } from './block-scan.js';
+
+/** How the tree is shaped (the defaults below; other shapes are for measuring). */
+export interface TreeShape {
+  /** Elements summed per fragment by the first reduce (over the input), a power of two. */
+  bottomFanIn: number;
+  /** Entries summed per fragment by the reduces above it, a power of two (at most MAX_BLOCK_SIZE). */
+  fanIn: number;
+  /** A level of at most this many entries is scanned in one pass (each fragment adds up to this many). */
+  topEntries: number;
+}
+
+/** TODO(measure): fan-in and top size from the H200 and llvmpipe sweeps. */
+export const TREE_SHAPE: TreeShape = { bottomFanIn: 8, fanIn: 32, topEntries: 256 };
+
+/** A segment covering the whole stream. */
+export const WHOLE_STREAM = 32;
+
+export interface TreeScanOptions {
+  /** Segments of 2^segmentLog2 entries are scanned independently; WHOLE_STREAM for one scan of all. */
+  segmentLog2: number;
+  floatValues: boolean;
+  exclusive: boolean;
+  /** The input holds invalid flags; the result is max-allowable-size (block-scan.ts). */
+  maxAllowableSize?: boolean;
+  /** The input holds keep flags packed 32 to a word; each word counts as its set bits (R32UI result). */
+  popcountInput?: boolean;
+  shape?: TreeShape;
+}
+
+/** One level of the tree: its entries in a row-major texture of power-of-two width. */
+interface Level {
+  texture: WebGLTexture;
+  count: number;
+  widthLog2: number;
+}
+
+const ceilLog2 = (n: number) => (n <= 1 ? 0 : 32 - Math.clz32(n - 1));
+
+/** Scans all width × height texels of `input` in row-major order into a new target of the same size. */
+export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): RenderTarget {
+  const shape = options.shape ?? TREE_SHAPE;
+  const format = options.popcountInput ? COUNT_FORMAT : input.format;
+
+  return gpu.scope((scope) => {
+    const scanLevel = (level: Level, size: { width: number; height: number }, segmentLog2: number, depth: number): RenderTarget => {
+      const defines = {
+        FLOAT_VALUES: options.floatValues,
+        POPCOUNT_INPUT: depth === 0 && options.popcountInput === true,
+      };
+      const output = scope.target(size.width, size.height, format);
+      const down = (parent: { target: RenderTarget; widthLog2: number } | undefined, groupLog2: number) => {
+        const last = depth === 0;
+        const mas = last && options.maxAllowableSize === true;
+        const program = gpu.program({
+          name: 'tree-scan-down.frag',
+          fragment: treeScanDown,
+          defines: {
+            ...defines,
+            GROUP_SIZE: 2 ** groupLog2,
+            NO_PARENT: parent === undefined,
+            EXCLUSIVE: !mas && (last ? options.exclusive : true),
+            MAX_ALLOWABLE_SIZE: mas,
+            BLOCK_SIZE: mas ? `${2 ** segmentLog2}u` : undefined,
+          },
+        });
+        gpu.pass(program, output, {
+          u_below: level.texture,
+          u_invalidFlags: level.texture,
+          u_groupPrefix: parent?.target.texture ?? level.texture,
+          u_count: level.count,
+          u_widthLog2: level.widthLog2,
+          u_prefixWidthLog2: parent?.widthLog2 ?? 0,
+        });
+        return output;
+      };
+
+      const fanIn = depth === 0 ? shape.bottomFanIn : shape.fanIn;
+      const fanInLog2 = log2Exact(fanIn);
+      if (segmentLog2 <= fanInLog2 || level.count <= shape.topEntries) {
+        return down(undefined, Math.min(segmentLog2, ceilLog2(level.count)));
+      }
+      // Sum groups of fanIn into the level above, scan that one (exclusive), then come back down.
+      // Levels above the input are at most 2048 wide, so their height stays far under any texture
+      // limit (2^28 elements / 32 / 2048 = 4096 rows); no limit to check here.
+      const sumsLayout = compactLayoutFor(Math.ceil(level.count / fanIn), Number.MAX_SAFE_INTEGER);
+      const sums = scope.target(sumsLayout.width, sumsLayout.height, format);
+      gpu.pass(gpu.program({ name: 'tree-scan-reduce.frag', fragment: treeScanReduce, defines: { ...defines, FAN_IN: fanIn } }), sums, {
+        u_below: level.texture,
+        u_belowCount: level.count,
+        u_belowWidthLog2: level.widthLog2,
+        u_widthLog2: sumsLayout.widthLog2,
+      });
+      const prefix = scanLevel(
+        { texture: sums.texture, count: sumsLayout.length, widthLog2: sumsLayout.widthLog2 },
+        sums,
+        segmentLog2 - fanInLog2,
+        depth + 1,
+      );
+      return down({ target: prefix, widthLog2: sumsLayout.widthLog2 }, fanInLog2);
+    };
+
+    const level = { texture: input.texture, count: input.width * input.height, widthLog2: log2Exact(input.width) };
+    return scope.keep(scanLevel(level, input, options.segmentLog2, 0));
+  });
+}
+
+/** The segmented form, for the block compactions and `engine.scan(s, { blockSize })`. */
+export const reduceThenScanBlockScan: BlockScan = (gpu, input, options) =>
+  reduceThenScan(gpu, input, {
+    segmentLog2: options.blockLog2,
+    floatValues: options.floatValues,
+    exclusive: options.exclusive,
+    maxAllowableSize: options.maxAllowableSize,
+  });
+
+/** The scan over the whole stream (no block recursion needed: the tree already spans it). */
+export function reduceThenScanWhole(gpu: Gpu, input: BlockScanInput, options: { floatValues: boolean; exclusive: boolean }): RenderTarget {
+  return reduceThenScan(gpu, input, { segmentLog2: WHOLE_STREAM, ...options });
+}
