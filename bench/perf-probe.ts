@@ -7,12 +7,28 @@ import { createEngine, type Engine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf, texelFormats } from '../src/internal.js';
 import { TREE_SHAPE } from '../src/scan/reduce-then-scan.js';
+import { BITMASK_SHAPE } from '../src/compact/bitmask.js';
 const copyPass = `#version 300 es
 precision highp float;
 precision highp usampler2D;
 uniform usampler2D u_source;
 out uvec4 outValue;
 void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
+const writeOnlyPass = `#version 300 es
+precision highp float;
+out uvec4 outValue;
+void main() { outValue = uvec4(uint(gl_FragCoord.x) ^ uint(gl_FragCoord.y)); }`;
+const fetchEightPass = `#version 300 es
+precision highp float;
+precision highp usampler2D;
+uniform usampler2D u_source;
+out uvec4 outValue;
+void main() {
+  ivec2 t = ivec2(gl_FragCoord.xy) * ivec2(8, 1);
+  uint s = 0u;
+  for (int k = 0; k < 8; ++k) s += texelFetch(u_source, t + ivec2(k, 0), 0).r;
+  outValue = uvec4(s);
+}`;
 // The wide yardstick: 8 RGBA32UI attachments, 32 elements per fragment (read from a packed source).
 const copyPassWide = `#version 300 es
 precision highp float;
@@ -104,6 +120,14 @@ async function copyYardsticks(): Promise<void> {
   const program = gpu.program({ name: 'copy', fragment: copyPass });
   report('copy pass, 1 element per fragment (yardstick)', await median(engine, () => gpu.pass(program, target, { u_source: stream.texture })));
   target.free();
+  const writeOnly = gpu.program({ name: 'write-only', fragment: writeOnlyPass });
+  const writeTarget = gpu.target(stream.layout.width, stream.layout.height);
+  report('write-only pass, no fetch, 1 fragment per element (yardstick)', await median(engine, () => gpu.pass(writeOnly, writeTarget, {})));
+  writeTarget.free();
+  const eight = gpu.program({ name: 'fetch-eight', fragment: fetchEightPass });
+  const eightTarget = gpu.target(stream.layout.width / 8, stream.layout.height);
+  report('fetch 8 R32UI per fragment, n/8 fragments (yardstick)', await median(engine, () => gpu.pass(eight, eightTarget, { u_source: stream.texture })));
+  eightTarget.free();
   const maxDrawBuffers = gl.getParameter(gl.MAX_DRAW_BUFFERS) as number;
   if (maxDrawBuffers < 8) return report(`copy pass, 32 elements per fragment: skipped (MAX_DRAW_BUFFERS ${maxDrawBuffers})`, NaN);
   const height = Math.max(1, n / 4 / 2048);
@@ -136,15 +160,24 @@ if (parsed['new-only']) {
     return { ms, extra: `${stats.passes} passes, ${stats.algorithm}` };
   };
   const defaultShape = { ...TREE_SHAPE };
-  const shapes = [[4, 32, 64], [8, 32, 64], [8, 32, 256], [8, 64, 256], [16, 32, 256], [16, 64, 256], [32, 32, 256], [32, 64, 64]];
-  for (const [bottomFanIn, fanIn, topEntries] of shapes) {
-    Object.assign(TREE_SHAPE, { bottomFanIn, fanIn, topEntries });
-    const tag = `b${bottomFanIn} f${fanIn} t${topEntries}`;
-    report(`scan global reduce-then-scan ${tag}`, await scanOnce('reduce-then-scan'), `${engine.lastScanStats!.passes} passes`);
-    const c = await compactOnce('bitmask', 0.5);
-    report(`compact kept 0.5 bitmask ${tag}`, c.ms, c.extra);
+  const shapes = [[8, 64, 256, 2 ** 21], [8, 64, 256, 2 ** 19], [8, 64, 256, 2 ** 40], [16, 64, 256, 2 ** 21], [32, 32, 512, 2 ** 21], [8, 64, 1024, 2 ** 21], [16, 64, 1024, 2 ** 19]];
+  for (const [bottomFanIn, fanIn, topEntries, packedFrom] of shapes) {
+    Object.assign(TREE_SHAPE, { bottomFanIn, fanIn, topEntries, packedFrom });
+    const tag = `b${bottomFanIn} f${fanIn} t${topEntries} packed from 2^${Math.log2(packedFrom)}`;
+    const batch = 10;
+    const ms = await median(engine, () => { for (let i = 0; i < batch; i++) engine.scan(countStream, { algorithm: 'reduce-then-scan' }).dispose(); });
+    report(`scan global reduce-then-scan ${tag}, per call in batches of ${batch}`, ms / batch, `${engine.lastScanStats!.passes} passes`);
   }
   Object.assign(TREE_SHAPE, defaultShape);
+  for (const directoryShift of [4, 5, 6]) {
+    const saved = { ...BITMASK_SHAPE };
+    Object.assign(BITMASK_SHAPE, { directoryShift });
+    for (const p of [0.01, 0.5, 1]) {
+      const c = await compactOnce('bitmask', p);
+      report(`compact kept ${p} bitmask directory 2^${directoryShift}`, c.ms, c.extra);
+    }
+    Object.assign(BITMASK_SHAPE, saved);
+  }
   // Per-pass wall times (each draw fenced by gl.finish on both sides): where the time goes.
   const gpu = gpuOf(engine);
   for (const [what, run] of [

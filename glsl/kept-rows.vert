@@ -1,6 +1,8 @@
 #version 300 es
-// A compaction's output pass (HistoPyramid, bitmask) covers only the output rows that hold kept elements: rows 0 .. ceil(count / width) - 1,
-// with the count read from the top texel on the GPU (no readback). Like fullscreen.vert, one triangle
+// A compaction's output pass (HistoPyramid, bitmask) covers only the output rows that hold kept
+// elements: rows 0 .. ceil(count / width) - 1, with the count read from the top texel on the GPU (no
+// readback). With COUNT_SHIFT, a texel stands for 2^COUNT_SHIFT kept elements (the bitmask
+// compaction's directory). Like fullscreen.vert, one triangle
 // larger than that rectangle covers each of its pixels exactly once; a count of 0 gives an empty one.
 // The driver clears the output first, so the rows above are padding (0).
 precision highp float;
@@ -11,8 +13,12 @@ uniform usampler2D u_top;    // 1x1: the kept count
 uniform int u_widthLog2;     // the output's
 uniform int u_height;        // the output's, in texels
 
+#ifndef COUNT_SHIFT
+#define COUNT_SHIFT 0
+#endif
+
 void main() {
-  uint count = texelFetch(u_top, ivec2(0), 0).r;
+  uint count = (texelFetch(u_top, ivec2(0), 0).r + (1u << COUNT_SHIFT) - 1u) >> COUNT_SHIFT;
   uint rows = (count + (1u << uint(u_widthLog2)) - 1u) >> uint(u_widthLog2);
   float top = -1.0 + 2.0 * float(rows) / float(u_height);   // the rectangle's top edge (clip space)
   vec2 corner = gl_VertexID == 0 ? vec2(-1.0, -1.0) : gl_VertexID == 1 ? vec2(3.0, -1.0) : vec2(-1.0, 2.0 * top + 1.0);

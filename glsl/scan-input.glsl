@@ -5,7 +5,7 @@
 
 uvec4 scanInput(usampler2D level, ivec2 texel) {
   uvec4 value = texelFetch(level, texel, 0);
-#ifdef POPCOUNT_INPUT
+#if defined(POPCOUNT_INPUT)
   return uvec4(bitCount32(value.r), 0u, 0u, 0u);
 #else
   return value;

@@ -149,7 +149,7 @@ export class Engine {
   scan<T extends StreamData>(stream: Stream<T>, options?: ScanOptions): Stream<T> {
     this.#assertAlive('scan()');
     this.#assertOwnStream('engine.scan(stream)', stream);
-    const plan = parseScanOptions(options, stream.layout.width);
+    const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity);
     const view = viewOf(stream);
     const { layout } = stream;
     const input = { texture: view.target.texture, width: layout.width, height: layout.height, format: view.format };

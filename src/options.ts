@@ -56,7 +56,13 @@ export interface ScanOptions {
 export interface CompactOptions {
   /** Which elements to keep (see {@link KeepOption}). Required. */
   keep: KeepOption;
-  /** 'jumping-jack': any order (paper Sec. 4); 'horn': input order kept; 'histopyramid': input order kept, a 1D HistoPyramid over the whole stream (no blocks: `blockSize`, `concat` and `scan` do not apply); 'auto': see README "Choosing an algorithm". */
+  /**
+   * 'jumping-jack': any order (paper Sec. 4); 'horn': input order kept; 'histopyramid': input order
+   * kept, a 1D HistoPyramid over the whole stream; 'bitmask': input order kept, keep flags packed 32
+   * to a word (the HistoPyramid and the bitmask have no blocks: `blockSize`, `concat` and `scan` do
+   * not apply); 'auto' (the default): the bitmask, or with any of `blockSize`, `scan`, `concat` given,
+   * the paper's block pipeline with Jumping Jack or Horn per block ('hybrid'). README "Choosing an algorithm".
+   */
   algorithm?: RequestedAlgorithm | undefined;
   /** Power of two, 16..2048. Default 256. */
   blockSize?: number | undefined;
@@ -129,11 +135,11 @@ export interface ScanPlan {
   radix: number;
 }
 
-export function parseScanOptions(options: unknown, rowWidth: number): ScanPlan {
+export function parseScanOptions(options: unknown, rowWidth: number, texels: number): ScanPlan {
   const opts = optionsObject('engine.scan(stream, options)', options, ['algorithm', 'exclusive', 'blockSize', 'radix']);
   const blockSize = opts.blockSize === undefined ? undefined : blockSizeOption('engine.scan(): options.blockSize', opts.blockSize, rowWidth);
   return {
-    algorithm: oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, defaultScan(blockSize)),
+    algorithm: oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, defaultScan(blockSize, texels)),
     exclusive: booleanOption('engine.scan(): options.exclusive', opts.exclusive, false),
     blockSize,
     radix: radixOption('engine.scan(): options.radix', opts.radix),
@@ -159,7 +165,7 @@ export function parseCompactOptions(options: unknown, type: ElementType, rowWidt
   const blockSize = blockSizeOption('engine.compact(): options.blockSize', opts.blockSize === undefined ? DEFAULT_BLOCK_SIZE : opts.blockSize, rowWidth);
   const concat = oneOf('engine.compact(): options.concat', opts.concat, [...concatModes, 'auto'] as const, 'auto');
   const output = oneOf('engine.compact(): options.output', opts.output, ['values', 'indices'] as const, 'values');
-  const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithmNames, defaultScan(blockSize));
+  const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithmNames, defaultScan(blockSize, 0));
   const radix = radixOption('engine.compact(): options.radix', opts.radix);
   const global = booleanOption('engine.compact(): options.global', opts.global, false);
   if (global && requested !== 'horn') {
@@ -168,7 +174,8 @@ export function parseCompactOptions(options: unknown, type: ElementType, rowWidt
   if (concat === 'transform-feedback' && !transformFeedback) {
     throw new Error("engine.compact(): options.concat 'transform-feedback' is not available: this context's transform feedback failed the start-up probe (engine.caps.transformFeedback is false); use 'vertex-fetch' or 'auto'");
   }
-  return { keep, requested, algorithm: compactionPath(requested, global), blockSize, concat, outputIndices: output === 'indices', scan, radix };
+  const blockOptions = opts.blockSize !== undefined || opts.scan !== undefined || opts.concat !== undefined;
+  return { keep, requested, algorithm: compactionPath(requested, global, blockOptions), blockSize, concat, outputIndices: output === 'indices', scan, radix };
 }
 
 function booleanOption(name: string, value: unknown, fallback: boolean): boolean {

@@ -178,9 +178,28 @@ describe("algorithm 'auto' (per-block hybrid)", () => {
     const layers = [0.03, 0.5, 0.95, 1].map((density, k) => randomKept(n, density, k + 1));
     const c = input(engine, 'hybrid', () => layers[0].map((_, i) => layers[Math.floor(i / blockSize) % 4][i]));
     await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'auto', blockSize }, 'hybrid');
-    const result = engine.compact(c.stream, { keep: 'nonzero' });
+    const result = engine.compact(c.stream, { keep: 'nonzero', blockSize });
     expect(result.stats).toMatchObject({ algorithm: 'hybrid', requestedAlgorithm: 'auto' });
     result.dispose();
+  });
+
+  it("runs the bitmask compaction when no block option is given, the hybrid when blockSize, scan or concat is", async () => {
+    const engine = await testEngine();
+    const stream = engine.stream(Float32Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? 0 : i)));
+    const want = Array.from({ length: 5000 }, (_, i) => i).filter((i) => i % 3 !== 0);
+    for (const [options, path] of [
+      [{}, 'bitmask'],
+      [{ blockSize: 64 }, 'hybrid'],
+      [{ scan: 'blelloch' }, 'hybrid'],
+      [{ concat: 'vertex-fetch' }, 'hybrid'],
+    ] as const) {
+      const result = engine.compact(stream, { keep: 'nonzero', ...options });
+      expect(result.stats.algorithm, JSON.stringify(options)).toBe(path);
+      const got = Array.from(await result.read()).sort((a, b) => a - b);
+      expect(got).toEqual(want);
+      result.dispose();
+    }
+    stream.dispose();
   });
 });
 

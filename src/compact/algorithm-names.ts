@@ -17,7 +17,7 @@ export interface CompactionAlgorithmInfo {
 export const compactionAlgorithmInfo = {
   'jumping-jack': { keepsOrder: false, blocks: true, selectable: true },
   horn: { keepsOrder: true, blocks: true, selectable: true },
-  /** What 'auto' runs: Jumping Jack or Horn per block, by the block's kept count. */
+  /** What 'auto' runs with block options: Jumping Jack or Horn per block, by the block's kept count. */
   hybrid: { keepsOrder: false, blocks: true, selectable: false },
   /** Horn with `global: true`: one search over the whole stream. */
   'horn-global': { keepsOrder: true, blocks: false, selectable: false },
@@ -50,8 +50,14 @@ export const requestedAlgorithmNames: RequestedAlgorithm[] = [
   'auto',
 ];
 
-/** @internal The path for a request: 'auto' runs the hybrid; `global` runs Horn over the whole stream. */
-export function compactionPath(requested: RequestedAlgorithm, global: boolean): CompactionAlgorithm {
+/**
+ * @internal The path for a request. 'auto' runs the bitmask compaction, the fastest measured at
+ * every size and density on the H200 and on llvmpipe (README "Choosing an algorithm"), unless block
+ * options (`blockSize`, `scan` or `concat`) ask for the paper's block pipeline: then the hybrid of
+ * Jumping Jack and Horn per block. `global` runs Horn over the whole stream.
+ */
+export function compactionPath(requested: RequestedAlgorithm, global: boolean, blockOptions: boolean): CompactionAlgorithm {
   if (global) return 'horn-global';
-  return requested === 'auto' ? 'hybrid' : requested;
+  if (requested === 'auto') return blockOptions ? 'hybrid' : 'bitmask';
+  return requested;
 }

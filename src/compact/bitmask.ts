@@ -1,6 +1,7 @@
 // Bitmask compaction (input order kept), built for few passes and many elements per fragment:
-// 1. glsl/keep-bitmask.frag runs the keep test on 32 elements per fragment and writes their flags
-//    as one word (bit k = element 32w + k kept): a 32nd of the texels the paper's flags take;
+// 1. glsl/keep-bitmask.frag runs the keep test on 8 elements per fragment and writes their flags
+//    as one byte; glsl/bitmask-pack-words.frag joins four bytes into a word (bit k = element
+//    32w + k kept): a 32nd of the texels the paper's flags take;
 // 2. a reduce-then-scan (scan/reduce-then-scan.ts) over the words' bit counts gives each word's
 //    inclusive kept count, whose last entry is the total (copied into the result's count texel);
 // 3. glsl/bitmask-gather.frag writes output element j: a binary search over those counts finds the
@@ -8,6 +9,8 @@
 // The output pass is drawn over the rows holding kept elements only (kept-rows.vert); 2^24
 // elements take 8 passes, 2^16 take 6.
 import bitmaskGather from '../../glsl/bitmask-gather.frag';
+import bitmaskDirectory from '../../glsl/bitmask-directory.frag';
+import bitmaskPackWords from '../../glsl/bitmask-pack-words.frag';
 import keepBitmask from '../../glsl/keep-bitmask.frag';
 import keptRows from '../../glsl/kept-rows.vert';
 import { copyTexel } from '../copy-texel.js';
@@ -17,19 +20,37 @@ import { COUNT_FORMAT } from '../texel-format.js';
 import { keepFlagsPass, keepFlagsProgram } from './keep-flags.js';
 import type { CompactionDriver } from './plan.js';
 
+/** One directory entry per 2^directoryShift kept elements. TODO(measure) */
+export const BITMASK_SHAPE = { directoryShift: 5 };
+
 export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
-  const keepProgram = keepFlagsProgram(gpu, stream, plan.keep, 'kept', { name: 'keep-bitmask.frag', fragment: keepBitmask });
+  const keepProgram = keepFlagsProgram(gpu, stream, plan.keep, 'kept', { name: 'keep-bitmask.frag', fragment: keepBitmask});
+  const DIRECTORY_SHIFT = BITMASK_SHAPE.directoryShift;
   const gather = gpu.program({
     name: 'kept-rows.vert+bitmask-gather.frag',
     vertex: keptRows,
     fragment: bitmaskGather,
-    defines: { OUTPUT_INDICES: plan.outputIndices },
+    defines: { OUTPUT_INDICES: plan.outputIndices, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
+  });
+  const directoryProgram = gpu.program({
+    name: 'kept-rows.vert+bitmask-directory.frag',
+    vertex: keptRows,
+    fragment: bitmaskDirectory,
+    defines: { COUNT_SHIFT: DIRECTORY_SHIFT, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
   });
   const { layout } = stream;
-  const words = compactLayoutFor(Math.ceil(layout.capacity / 32), plan.maxTextureSize);
+  const flags = compactLayoutFor(layout.capacity / 8, plan.maxTextureSize);
+  const words = compactLayoutFor(layout.capacity / 32, plan.maxTextureSize);
+  const directory = compactLayoutFor(Math.ceil(layout.capacity / 2 ** DIRECTORY_SHIFT), plan.maxTextureSize);
   return gpu.scope((scope) => {
+    const flagTarget = scope.target(flags.width, flags.height);
+    keepFlagsPass(gpu, stream, plan.keep, keepProgram, flagTarget, { u_flagsWidthLog2: flags.widthLog2 });
     const wordTarget = scope.target(words.width, words.height);
-    keepFlagsPass(gpu, stream, plan.keep, keepProgram, wordTarget, { u_wordsWidthLog2: words.widthLog2 });
+    gpu.pass(gpu.program({ name: 'bitmask-pack-words.frag', fragment: bitmaskPackWords }), wordTarget, {
+      u_flags: flagTarget.texture,
+      u_flagsWidthLog2: flags.widthLog2,
+      u_widthLog2: words.widthLog2,
+    });
     // The scan runs over the whole word texture; words past the stream hold 0 and count nothing.
     const prefix = scope.own(reduceThenScan(gpu, { texture: wordTarget.texture, width: words.width, height: words.height, format: COUNT_FORMAT }, {
       segmentLog2: WHOLE_STREAM,
@@ -38,6 +59,10 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
       popcountInput: true,
     }));
     const count = scope.own(copyTexel(gpu, prefix, words.length - 1, words.widthLog2));
+    const wordUniforms = { u_words: prefix.texture, u_wordCount: words.length, u_wordsWidthLog2: words.widthLog2 };
+    // Only the entries for ranks below the count are drawn (kept-rows.vert, COUNT_SHIFT).
+    const directoryTarget = scope.target(directory.width, directory.height);
+    gpu.pass(directoryProgram, directoryTarget, { ...wordUniforms, u_top: count.texture, u_widthLog2: directory.widthLog2, u_height: directory.height });
     const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
     // Padding past the count must read 0: clear, then draw only the rows holding kept elements.
     const gl = gpu.gl;
@@ -46,10 +71,9 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
     gpu.pass(gather, output, {
       u_top: count.texture,
       u_height: layout.height,
-      u_words: wordTarget.texture,
-      u_wordPrefix: prefix.texture,
-      u_wordCount: words.length,
-      u_wordsWidthLog2: words.widthLog2,
+      ...wordUniforms,
+      u_directory: directoryTarget.texture,
+      u_directoryWidthLog2: directory.widthLog2,
       u_values: stream.target.texture,
       u_widthLog2: layout.widthLog2,
     });

@@ -20,7 +20,7 @@ export function keepFlagsProgram(
   stream: StreamView,
   keep: KeepFunction,
   meaning: FlagMeaning,
-  pass: { name: string; fragment: string } = { name: 'keep-flags.frag', fragment: keepFlagsFragment },
+  pass: { name: string; fragment: string; defines?: Record<string, number | boolean> } = { name: 'keep-flags.frag', fragment: keepFlagsFragment },
 ): Program {
   const defines = {
     ...stream.format.defines,
@@ -28,6 +28,7 @@ export function keepFlagsProgram(
     INT_VALUES: stream.type === 'int32',
     LENGTH_FROM_TEXTURE: stream.length === undefined,
     KEPT_FLAGS: meaning === 'kept',
+    ...pass.defines,
   };
   const fragment = insertKeepFunction(pass.fragment, keep);
   try {

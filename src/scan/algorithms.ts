@@ -47,13 +47,19 @@ export const radices = [2, 4, 8, 16] as const;
 /** Recursive doubling's default radix: 4 beat 2, 8 and 16 on llvmpipe and was within 10 % of the best on the H200. */
 export const DEFAULT_RADIX = 4;
 
+/** Whole-stream scans of at most this many texels default to reduce-then-scan (see defaultScan). */
+export const REDUCE_THEN_SCAN_UP_TO = 2 ** 21;
+
 /**
- * Default scan for a block size (undefined: a scan over the whole stream). Blelloch's
- * work-efficient tree, except in blocks of 16, where recursive doubling's few passes win, as in the
- * paper's Fig. 9. Measured on an H200 at 2^22 (segmented scan alone: block 16 RD 3.1 ms vs
- * Blelloch 4.1 ms; block 256 3.7 vs 2.9; block 2048 3.6 vs 2.2) and for global scans at 2^24
- * (Blelloch 5.8 ms vs 12-16 ms for radix 2-16; llvmpipe 2^20: 34 ms vs 70 ms). README "Performance".
+ * Default scan for a block size (undefined: a scan over the whole stream of `texels` texels).
+ * Whole streams: reduce-then-scan up to REDUCE_THEN_SCAN_UP_TO texels, Blelloch above, measured on
+ * the H200 (egl, per call in batches; 2^16 / 2^20 / 2^22 / 2^24: reduce-then-scan 0.28 / 0.75 /
+ * 2.25 / 7.4 ms, Blelloch 0.74 / 1.38 / 1.48 / 5.28; llvmpipe agrees up to 2^20). Blocks:
+ * Blelloch's work-efficient tree, except in blocks of 16, where recursive doubling's few passes win,
+ * as in the paper's Fig. 9 (H200, 2^22, segmented scan alone: block 16 RD 3.1 ms vs Blelloch 4.1 ms;
+ * block 256 3.7 vs 2.9; block 2048 3.6 vs 2.2). README "Performance".
  */
-export function defaultScan(blockSize: number | undefined): ScanAlgorithm {
-  return blockSize !== undefined && blockSize <= 16 ? 'recursive-doubling' : 'blelloch';
+export function defaultScan(blockSize: number | undefined, texels: number): ScanAlgorithm {
+  if (blockSize === undefined) return texels <= REDUCE_THEN_SCAN_UP_TO ? 'reduce-then-scan' : 'blelloch';
+  return blockSize <= 16 ? 'recursive-doubling' : 'blelloch';
 }

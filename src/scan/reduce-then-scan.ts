@@ -3,15 +3,17 @@
 // (glsl/tree-scan-reduce.frag) until a level is short enough to scan in one pass (at most
 // TOP_ENTRIES entries, or segments of at most FAN_IN); then each level going down adds its
 // group's prefix from the level above to the in-fragment sum of the group's entries before it
-// (glsl/tree-scan-down.frag). A scan of 2^24 elements is 9 passes (4 reduces, the top, 4 downs)
-// instead of Blelloch's 49, and fragments ≈ n (1 + 2/8) instead of ~3n. Segmented scans
+// (glsl/tree-scan-down.frag). A scan of 2^20 elements is 7 passes (3 reduces, the top, 3 downs)
+// instead of Blelloch's 41, and fragments ≈ n (1 + 2/8) instead of ~3n. On the H200 it wins up to
+// 2^20 elements (2-3x) and loses above, where each level-0 fragment's eight fetches cost more than
+// Blelloch's extra passes (scan/algorithms.ts#defaultScan picks by size). Segmented scans
 // (blocks of 2^blockLog2) run the same tree, stopping where a level's segment fits one group.
 import treeScanDown from '../../glsl/tree-scan-down.frag';
 import treeScanReduce from '../../glsl/tree-scan-reduce.frag';
 import type { Gpu } from '../gpu.js';
 import { compactLayoutFor, log2Exact } from '../layout.js';
 import type { RenderTarget } from '../render-target.js';
-import { COUNT_FORMAT } from '../texel-format.js';
+import { COUNT_FORMAT, texelFormats } from '../texel-format.js';
 import type { BlockScan, BlockScanInput } from './block-scan.js';
 
 /** How the tree is shaped (the defaults below; other shapes are for measuring). */
@@ -24,8 +26,13 @@ export interface TreeShape {
   topEntries: number;
 }
 
-/** TODO(measure): fan-in and top size from the H200 and llvmpipe sweeps. */
-export const TREE_SHAPE: TreeShape = { bottomFanIn: 8, fanIn: 32, topEntries: 256 };
+/**
+ * Measured on the H200 (egl, per call in batches of 10; bench/results/probes/egl-new-*-2026-11-22.txt):
+ * 2^16 0.28 ms, 2^20 0.75, 2^22 2.25, 2^24 7.4 (Blelloch: 0.74, 1.38, 1.48, 5.28). A wider bottom
+ * fan-in (16, 32) or top (1024) moved these by under 10 %; a fan-in of 32 per fragment reading its own
+ * 32 texels ran ~5x slower than 8 (every fetch costs, and wide per-fragment strides cost more).
+ */
+export const TREE_SHAPE: TreeShape = { bottomFanIn: 8, fanIn: 64, topEntries: 256 };
 
 /** A segment covering the whole stream. */
 export const WHOLE_STREAM = 32;
@@ -37,7 +44,10 @@ export interface TreeScanOptions {
   exclusive: boolean;
   /** The input holds invalid flags; the result is max-allowable-size (block-scan.ts). */
   maxAllowableSize?: boolean;
-  /** The input holds keep flags packed 32 to a word; each word counts as its set bits (R32UI result). */
+  /**
+   * The input holds keep flags packed 32 to a word; each word counts as its set bits. The result is
+   * RGBA32UI: (the scan of the counts, the word itself, 0, 0).
+   */
   popcountInput?: boolean;
   shape?: TreeShape;
 }
@@ -62,7 +72,7 @@ export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeSca
         FLOAT_VALUES: options.floatValues,
         POPCOUNT_INPUT: depth === 0 && options.popcountInput === true,
       };
-      const output = scope.target(size.width, size.height, format);
+      const output = scope.target(size.width, size.height, depth === 0 && options.popcountInput ? texelFormats.rgba32ui : format);
       const down = (parent: { target: RenderTarget; widthLog2: number } | undefined, groupLog2: number) => {
         const last = depth === 0;
         const mas = last && options.maxAllowableSize === true;
