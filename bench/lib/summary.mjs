@@ -30,6 +30,7 @@ function densityTable(sweep) {
       'horn ms': ms(horn),
       'horn-global ms': ms(s.get('horn (global)')),
       'HP ms': ms(s.get('histopyramid')),
+      'bitmask ms': ms(s.get('bitmask')),
       'auto ms': ms(s.get('auto')),
       'cpu ms': ms(s.get('cpu filter loop')),
       'JJ/horn': jj && horn ? (jj.medianMs / horn.medianMs).toFixed(2) : '-',
@@ -41,7 +42,7 @@ function densityTable(sweep) {
   if (c) text += `crossover (Jumping Jack stops being faster than Horn (block)): ${c.densityPercent == null ? 'none' : `≈ ${c.densityPercent} % invalid`} — ${c.note} (paper: ~78 %)\n`;
   const a = sweep.autoCheck;
   if (a) {
-    text += `auto vs faster of JJ / Horn (block): worst ${a.worst.autoOverBest}× at ${a.worst.density} %; ` +
+    text += `auto vs the fastest path at each density: worst ${a.worst.autoOverBest}× at ${a.worst.density} % (fastest there: ${a.worst.fastest}); ` +
       `${a.misses.length ? `over the ${a.tolerance * 100} % target at ${a.misses.map((m) => m.density).join(', ')} %` : `within ${a.tolerance * 100} % everywhere`}; auto took: ${a.pathsTaken.join(', ')}\n`;
   }
   return text;
@@ -57,7 +58,7 @@ function blockSizeTable(sweep) {
       block: blockSize,
       'compact RD ms': ms(rd), 'passes': rd?.passes ?? '-', 'Mfrag': rd ? (rd.fragments / 1e6).toFixed(1) : '-',
       'compact Blelloch ms': ms(bl), 'passes ': bl?.passes ?? '-', 'Mfrag ': bl ? (bl.fragments / 1e6).toFixed(1) : '-',
-      'scan RD ms': ms(srd), 'scan Blelloch ms': ms(sbl),
+      'scan RD ms': ms(srd), 'scan Blelloch ms': ms(sbl), 'scan RTS ms': ms(s.get('scan only, reduce-then-scan')), 'compact RTS ms': ms(s.get('compact, reduce-then-scan scan')),
     };
   });
   return table(`block-size (n = 2^${Math.log2(sweep.config.n)}, 50 % kept, Jumping Jack; scans segmented per block; median ms)`, rows);
@@ -72,8 +73,8 @@ function sizesTable(sweep) {
     return {
       n: `2^${log2n}`,
       'JJ ms': ms(jj), 'horn ms': ms(s.get('compact, horn (block)')), 'HP ms': ms(s.get('compact, histopyramid')),
-      'HP passes': s.get('compact, histopyramid')?.passes ?? '-', 'cpu filter ms': ms(cpu),
-      'scan RD ms': ms(scan), 'scan Blelloch ms': ms(s.get('scan, blelloch')), 'cpu scan ms': ms(cpuScan),
+      'HP passes': s.get('compact, histopyramid')?.passes ?? '-', 'bitmask ms': ms(s.get('compact, bitmask')), 'auto ms': ms(s.get('compact, auto (default)')), 'cpu filter ms': ms(cpu),
+      'scan RD ms': ms(scan), 'scan Blelloch ms': ms(s.get('scan, blelloch')), 'scan RTS ms': ms(s.get('scan, reduce-then-scan')), 'scan default ms': ms(s.get('scan, default')), 'cpu scan ms': ms(cpuScan),
       'cpu/JJ': jj && cpu ? (cpu.medianMs / jj.medianMs).toFixed(3) : '-',
     };
   });

@@ -16,7 +16,7 @@ export function keptFraction(invalidPercent) {
 export const SWEEPS = {
   density: {
     title: 'Compaction time vs invalid density (paper Fig. 11)',
-    describe: (c) => `n = 2^${Math.log2(c.n)}, block ${c.blockSize}, uniform [0,1) float32 keep x <= 1 - density; Jumping Jack vs Horn (block) vs Horn (global) vs the HistoPyramid vs auto (with each concatenation path), plus the CPU filter loop`,
+    describe: (c) => `n = 2^${Math.log2(c.n)}, block ${c.blockSize}, uniform [0,1) float32 keep x <= 1 - density; Jumping Jack vs Horn (block) vs Horn (global) vs the HistoPyramid vs the bitmask vs auto (the default call), and the block hybrid with each concatenation path, plus the CPU filter loop`,
     config: (quick) => ({ n: quick ? 2 ** 20 : 2 ** 22, blockSize: 256, densities: quick ? QUICK_DENSITIES : DENSITIES }),
     points(c) {
       const series = [
@@ -24,8 +24,11 @@ export const SWEEPS = {
         ['horn (block)', { algorithm: 'horn' }],
         ['horn (global)', { algorithm: 'horn', global: true }],
         ['histopyramid', { algorithm: 'histopyramid' }],
+        ['bitmask', { algorithm: 'bitmask' }],
+        // What a call with no algorithm option runs (the bitmask since issue 13).
         ['auto', { algorithm: 'auto' }],
-        // The two ways to get the concatenation lines' endpoints (what concat 'auto' chooses between).
+        // The paper's block pipeline, as 'auto' runs it when given block options, with the two ways to
+        // get the concatenation lines' endpoints (what concat 'auto' chooses between).
         ['auto, transform-feedback', { algorithm: 'auto', concat: 'transform-feedback' }],
         ['auto, vertex-fetch', { algorithm: 'auto', concat: 'vertex-fetch' }],
       ];
@@ -35,7 +38,7 @@ export const SWEEPS = {
         const x = { density };
         const verifyValues = c.n <= 2 ** 20 || [0, 25, 50, 75, 95, 99, 100].includes(density);
         for (const [name, opts] of series) {
-          const blocks = !opts.global && opts.algorithm !== 'histopyramid';
+          const blocks = opts.algorithm === 'jumping-jack' || opts.algorithm === 'horn' ? !opts.global : opts.concat !== undefined;
           const options = { keep, ...opts, ...(blocks ? { blockSize: c.blockSize } : {}) };
           points.push({ sweep: 'density', series: name, kind: 'compact', n: c.n, x, options, verifyValues });
         }
@@ -54,11 +57,11 @@ export const SWEEPS = {
       for (const blockSize of c.blockSizes) {
         const x = { blockSize };
         const verifyValues = c.n <= 2 ** 20 || [16, 256, 2048].includes(blockSize);
-        for (const scan of ['recursive-doubling', 'blelloch']) {
+        for (const scan of ['recursive-doubling', 'blelloch', 'reduce-then-scan']) {
           const options = { keep: { lessEqual: 0.5 }, algorithm: 'jumping-jack', blockSize, scan };
           points.push({ sweep: 'block-size', series: `compact, ${scan} scan`, kind: 'compact', n: c.n, x, options, verifyValues });
         }
-        for (const algorithm of ['recursive-doubling', 'blelloch']) {
+        for (const algorithm of ['recursive-doubling', 'blelloch', 'reduce-then-scan']) {
           points.push({ sweep: 'block-size', series: `scan only, ${algorithm}`, kind: 'scan', n: c.n, x, options: { algorithm, blockSize } });
         }
       }
@@ -68,7 +71,7 @@ export const SWEEPS = {
 
   sizes: {
     title: 'Stream size: compaction and global scan vs the CPU',
-    describe: (c) => `n = 2^${Math.log2(c.sizes[0])}..2^${Math.log2(c.sizes.at(-1))}, 50 % kept (uniform [0,1) float32, keep x <= 0.5), block 256; global inclusive scans of uint32 data; CPU typed-array loops`,
+    describe: (c) => `n = 2^${Math.log2(c.sizes[0])}..2^${Math.log2(c.sizes.at(-1))}, 50 % kept (uniform [0,1) float32, keep x <= 0.5), block 256 for the block algorithms; global inclusive scans of uint32 data (each algorithm and the default choice); CPU typed-array loops`,
     config: (quick) => ({ sizes: Array.from({ length: (quick ? 20 : 24) - 10 + 1 }, (_, i) => 2 ** (10 + i)) }),
     points(c) {
       const points = [];
@@ -78,8 +81,12 @@ export const SWEEPS = {
         points.push({ sweep: 'sizes', series: 'compact, jumping-jack', kind: 'compact', n, x, options: { keep, algorithm: 'jumping-jack', blockSize: 256 }, verifyValues: true });
         points.push({ sweep: 'sizes', series: 'compact, horn (block)', kind: 'compact', n, x, options: { keep, algorithm: 'horn', blockSize: 256 }, verifyValues: true });
         points.push({ sweep: 'sizes', series: 'compact, histopyramid', kind: 'compact', n, x, options: { keep, algorithm: 'histopyramid' }, verifyValues: true });
+        points.push({ sweep: 'sizes', series: 'compact, bitmask', kind: 'compact', n, x, options: { keep, algorithm: 'bitmask' }, verifyValues: true });
+        points.push({ sweep: 'sizes', series: 'compact, auto (default)', kind: 'compact', n, x, options: { keep }, verifyValues: true });
         points.push({ sweep: 'sizes', series: 'scan, recursive-doubling', kind: 'scan', n, x, options: { algorithm: 'recursive-doubling' } });
         points.push({ sweep: 'sizes', series: 'scan, blelloch', kind: 'scan', n, x, options: { algorithm: 'blelloch' } });
+        points.push({ sweep: 'sizes', series: 'scan, reduce-then-scan', kind: 'scan', n, x, options: { algorithm: 'reduce-then-scan' } });
+        points.push({ sweep: 'sizes', series: 'scan, default', kind: 'scan', n, x, options: {} });
         points.push({ sweep: 'sizes', series: 'cpu filter loop', kind: 'cpu-filter', n, x, options: { keep } });
         points.push({ sweep: 'sizes', series: 'cpu prefix-sum loop', kind: 'cpu-scan', n, x, options: {} });
       }

@@ -54,7 +54,7 @@ export const REDUCE_THEN_SCAN_UP_TO = 2 ** 21;
  * Default scan for a block size (undefined: a scan over the whole stream of `texels` texels).
  * Whole streams: reduce-then-scan up to REDUCE_THEN_SCAN_UP_TO texels, Blelloch above, measured on
  * the H200 (egl, per call in batches; 2^16 / 2^20 / 2^22 / 2^24: reduce-then-scan 0.28 / 0.75 /
- * 2.25 / 7.4 ms, Blelloch 0.74 / 1.38 / 1.48 / 5.28; llvmpipe agrees up to 2^20). Blocks:
+ * 2.25 / 7.4 ms, Blelloch 0.74 / 1.38 / 1.48 / 5.28; on llvmpipe reduce-then-scan wins up to 2^19 only: 2^19 40 vs 48 ms, 2^20 126 vs 95). Blocks:
  * Blelloch's work-efficient tree, except in blocks of 16, where recursive doubling's few passes win,
  * as in the paper's Fig. 9 (H200, 2^22, segmented scan alone: block 16 RD 3.1 ms vs Blelloch 4.1 ms;
  * block 256 3.7 vs 2.9; block 2048 3.6 vs 2.2). README "Performance".
