@@ -1,8 +1,9 @@
 #version 300 es
-// Discriminator packed 8 to a texel (src/compact/bitmask.ts): texel t's bit k says whether element
-// 8t + k is kept; bitmask-pack-words.frag then joins four of them into a 32-bit word. Not 32 here
-// at once: on the H200 a fragment reading 32 consecutive texels ran 5x slower than four fragments
-// reading 8 each (each fetch instruction then touches one cache line per fragment).
+// Discriminator packed FLAGS_PER_TEXEL (8 or 32) to a texel (src/compact/bitmask.ts): texel t's
+// bit k says whether element FLAGS_PER_TEXEL * t + k is kept. For large streams 8, and
+// bitmask-pack-words.frag joins four texels into a 32-bit word: on the H200 a fragment reading 32
+// consecutive texels ran 5x slower than four fragments reading 8 each (each fetch instruction then
+// touches one cache line per fragment). Small streams write whole words here, a pass fewer.
 // Elements past the stream's length are padding and never kept. The keep test is generated from
 // the user's options into the marked line below (keep-function.ts).
 precision highp float;
@@ -21,12 +22,12 @@ out uvec4 outValue;
 //@KEEP_FUNCTION
 
 void main() {
-  uint first = indexOf(ivec2(gl_FragCoord.xy), uint(u_flagsWidthLog2)) * 8u;
+  uint first = indexOf(ivec2(gl_FragCoord.xy), uint(u_flagsWidthLog2)) * uint(FLAGS_PER_TEXEL);
   uint length = streamLength();
-  // Streams are at least 2048 wide (a power of two), so the 8 elements share one row.
+  // Streams are at least 2048 wide (a power of two), so a texel's elements share one row.
   ivec2 texel = texelOf(first, uint(u_widthLog2));
   uint flags = 0u;
-  for (int k = 0; k < 8; ++k) {
+  for (int k = 0; k < FLAGS_PER_TEXEL; ++k) {
     uint index = first + uint(k);
     bool kept = keepElement(texelFetch(u_values, texel + ivec2(k, 0), 0), index);
     flags |= kept && index < length ? 1u << uint(k) : 0u;

@@ -5,7 +5,7 @@
 // EXCLUSIVE. NO_PARENT: the group is a whole segment (or the whole, short, top level) and starts
 // from 0. MAX_ALLOWABLE_SIZE turns the inclusive count of invalid flags into MAS
 // (max-allowable-size.glsl), fused into this last pass as in Blelloch's. With POPCOUNT_INPUT the
-// words' kept counts are scanned and each output texel is (count, the word itself).
+// words' kept counts are scanned.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -45,9 +45,6 @@ void main() {
 #endif
 #if defined(MAX_ALLOWABLE_SIZE)
   outValue = uvec4(packMaxAllowableSize(BLOCK_SIZE, sum.r, texel));
-#elif defined(POPCOUNT_INPUT)
-  // Keep the word beside its count: the bitmask compaction's search reads both in one fetch.
-  outValue = uvec4(sum.r, texelFetch(u_below, texel, 0).r, 0u, 0u);
 #else
   outValue = sum;
 #endif

@@ -20,37 +20,41 @@ import { COUNT_FORMAT } from '../texel-format.js';
 import { keepFlagsPass, keepFlagsProgram } from './keep-flags.js';
 import type { CompactionDriver } from './plan.js';
 
-/** One directory entry per 2^directoryShift kept elements. TODO(measure) */
-export const BITMASK_SHAPE = { directoryShift: 5 };
+/**
+ * directoryShift: one directory entry per 2^directoryShift kept elements (H200, 2^24: 2^5 beat 2^4
+ * and 2^6 by 1-10 %). Streams of at most directWordsUpTo words skip the directory and the
+ * word-packing pass (a pass costs ~20-50 µs to issue; the searches and the wide keep pass are
+ * short there). TODO(measure) directWordsUpTo.
+ */
+export const BITMASK_SHAPE = { directoryShift: 5, directWordsUpTo: 2 ** 13 };
 
 export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
-  const keepProgram = keepFlagsProgram(gpu, stream, plan.keep, 'kept', { name: 'keep-bitmask.frag', fragment: keepBitmask});
+  const { layout } = stream;
+  const words = compactLayoutFor(layout.capacity / 32, plan.maxTextureSize);
+  const direct = words.length <= BITMASK_SHAPE.directWordsUpTo;
+  const flagsPerTexel = direct ? 32 : 8;
+  const flags = compactLayoutFor(layout.capacity / flagsPerTexel, plan.maxTextureSize);
+  const keepProgram = keepFlagsProgram(gpu, stream, plan.keep, 'kept', { name: 'keep-bitmask.frag', fragment: keepBitmask, defines: { FLAGS_PER_TEXEL: flagsPerTexel } });
   const DIRECTORY_SHIFT = BITMASK_SHAPE.directoryShift;
   const gather = gpu.program({
     name: 'kept-rows.vert+bitmask-gather.frag',
     vertex: keptRows,
     fragment: bitmaskGather,
-    defines: { OUTPUT_INDICES: plan.outputIndices, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
+    defines: { OUTPUT_INDICES: plan.outputIndices, DIRECTORY: !direct, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
   });
-  const directoryProgram = gpu.program({
-    name: 'kept-rows.vert+bitmask-directory.frag',
-    vertex: keptRows,
-    fragment: bitmaskDirectory,
-    defines: { COUNT_SHIFT: DIRECTORY_SHIFT, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
-  });
-  const { layout } = stream;
-  const flags = compactLayoutFor(layout.capacity / 8, plan.maxTextureSize);
-  const words = compactLayoutFor(layout.capacity / 32, plan.maxTextureSize);
   const directory = compactLayoutFor(Math.ceil(layout.capacity / 2 ** DIRECTORY_SHIFT), plan.maxTextureSize);
   return gpu.scope((scope) => {
     const flagTarget = scope.target(flags.width, flags.height);
     keepFlagsPass(gpu, stream, plan.keep, keepProgram, flagTarget, { u_flagsWidthLog2: flags.widthLog2 });
-    const wordTarget = scope.target(words.width, words.height);
-    gpu.pass(gpu.program({ name: 'bitmask-pack-words.frag', fragment: bitmaskPackWords }), wordTarget, {
-      u_flags: flagTarget.texture,
-      u_flagsWidthLog2: flags.widthLog2,
-      u_widthLog2: words.widthLog2,
-    });
+    let wordTarget = flagTarget;
+    if (!direct) {
+      wordTarget = scope.target(words.width, words.height);
+      gpu.pass(gpu.program({ name: 'bitmask-pack-words.frag', fragment: bitmaskPackWords }), wordTarget, {
+        u_flags: flagTarget.texture,
+        u_flagsWidthLog2: flags.widthLog2,
+        u_widthLog2: words.widthLog2,
+      });
+    }
     // The scan runs over the whole word texture; words past the stream hold 0 and count nothing.
     const prefix = scope.own(reduceThenScan(gpu, { texture: wordTarget.texture, width: words.width, height: words.height, format: COUNT_FORMAT }, {
       segmentLog2: WHOLE_STREAM,
@@ -59,10 +63,20 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
       popcountInput: true,
     }));
     const count = scope.own(copyTexel(gpu, prefix, words.length - 1, words.widthLog2));
-    const wordUniforms = { u_words: prefix.texture, u_wordCount: words.length, u_wordsWidthLog2: words.widthLog2 };
-    // Only the entries for ranks below the count are drawn (kept-rows.vert, COUNT_SHIFT).
-    const directoryTarget = scope.target(directory.width, directory.height);
-    gpu.pass(directoryProgram, directoryTarget, { ...wordUniforms, u_top: count.texture, u_widthLog2: directory.widthLog2, u_height: directory.height });
+    const wordUniforms = { u_words: wordTarget.texture, u_wordCounts: prefix.texture, u_wordCount: words.length, u_wordsWidthLog2: words.widthLog2 };
+    let directoryUniforms = {};
+    if (!direct) {
+      // Only the entries for ranks below the count are drawn (kept-rows.vert, COUNT_SHIFT).
+      const directoryTarget = scope.target(directory.width, directory.height);
+      const directoryProgram = gpu.program({
+        name: 'kept-rows.vert+bitmask-directory.frag',
+        vertex: keptRows,
+        fragment: bitmaskDirectory,
+        defines: { COUNT_SHIFT: DIRECTORY_SHIFT, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
+      });
+      gpu.pass(directoryProgram, directoryTarget, { ...wordUniforms, u_top: count.texture, u_widthLog2: directory.widthLog2, u_height: directory.height });
+      directoryUniforms = { u_directory: directoryTarget.texture, u_directoryWidthLog2: directory.widthLog2 };
+    }
     const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
     // Padding past the count must read 0: clear, then draw only the rows holding kept elements.
     const gl = gpu.gl;
@@ -72,8 +86,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
       u_top: count.texture,
       u_height: layout.height,
       ...wordUniforms,
-      u_directory: directoryTarget.texture,
-      u_directoryWidthLog2: directory.widthLog2,
+      ...directoryUniforms,
       u_values: stream.target.texture,
       u_widthLog2: layout.widthLog2,
     });

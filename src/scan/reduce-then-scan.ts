@@ -13,7 +13,7 @@ import treeScanReduce from '../../glsl/tree-scan-reduce.frag';
 import type { Gpu } from '../gpu.js';
 import { compactLayoutFor, log2Exact } from '../layout.js';
 import type { RenderTarget } from '../render-target.js';
-import { COUNT_FORMAT, texelFormats } from '../texel-format.js';
+import { COUNT_FORMAT } from '../texel-format.js';
 import type { BlockScan, BlockScanInput } from './block-scan.js';
 
 /** How the tree is shaped (the defaults below; other shapes are for measuring). */
@@ -44,10 +44,7 @@ export interface TreeScanOptions {
   exclusive: boolean;
   /** The input holds invalid flags; the result is max-allowable-size (block-scan.ts). */
   maxAllowableSize?: boolean;
-  /**
-   * The input holds keep flags packed 32 to a word; each word counts as its set bits. The result is
-   * RGBA32UI: (the scan of the counts, the word itself, 0, 0).
-   */
+  /** The input holds keep flags packed 32 to a word; each word counts as its set bits (R32UI result). */
   popcountInput?: boolean;
   shape?: TreeShape;
 }
@@ -72,7 +69,7 @@ export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeSca
         FLOAT_VALUES: options.floatValues,
         POPCOUNT_INPUT: depth === 0 && options.popcountInput === true,
       };
-      const output = scope.target(size.width, size.height, depth === 0 && options.popcountInput ? texelFormats.rgba32ui : format);
+      const output = scope.target(size.width, size.height, format);
       const down = (parent: { target: RenderTarget; widthLog2: number } | undefined, groupLog2: number) => {
         const last = depth === 0;
         const mas = last && options.maxAllowableSize === true;
