@@ -11,9 +11,11 @@
 //   ... pre-touched  a new array with one word per 4 KiB page written first, then readPixels
 //   fresh + fill     new Uint32Array(n).fill(1): allocation and first touch alone, no GL at all
 //   read()           stream.read() of a stream whose length the CPU knows
+//   read(into)       the same into one array reused across the runs (no fresh memory)
 //   compact + read() engine.compact(keep x <= 0.5, uniform random data) then result.read(): the
 //                    count is read first (a one-texel sync), then the kept values
 //   compact + count  the same with result.count() only: the compaction and its sync, no read
+//   ... read(into)   compaction, then result.stream.read(into) into the reused array
 // Faults: minor page faults of the last run (process.resourceUsage()); about n / 1024 when every page
 // of an n-word array was fresh. The environment lines say what decides their cost (transparent huge
 // pages, glibc's malloc tunables).
@@ -136,7 +138,7 @@ for (const log2n of sizes) {
     for (let i = 0; i < n; i += 1024) out[i] = 0;
     readInto(out);
   }));
-  report('fresh + fill (no GL: allocation, first touch)', await measure(engine, () => new Uint32Array(n).fill(1)));
+  report('fresh + fill (no GL: allocate, first touch)', await measure(engine, () => new Uint32Array(n).fill(1)));
   report('warm fill (no GL: memory bandwidth)', await measure(engine, () => warm.fill(2)));
   packed.free();
 
@@ -145,6 +147,10 @@ for (const log2n of sizes) {
   report('stream.read()', await measure(engine, async () => {
     back = await stream.read();
   }), sameBits(back, data) && okPacked ? 'bit-exact' : 'MISMATCH');
+  const reused = new Float32Array(n);
+  report('stream.read(into), into reused', await measure(engine, async () => {
+    back = await stream.read(reused);
+  }), sameBits(back, data) ? 'bit-exact' : 'MISMATCH');
   const expected = data.filter((x) => x <= 0.5);
   report('compact (x <= 0.5) + count', await measure(engine, async () => {
     const result = engine.compact(stream, { keep: { lessEqual: 0.5 } });
@@ -157,6 +163,11 @@ for (const log2n of sizes) {
     kept = await result.read();
     result.dispose();
   }), sameMultiset(kept, expected) ? 'bit-exact (as a multiset: the default compaction keeps no order)' : 'MISMATCH');
+  report('compact (x <= 0.5) + stream.read(into)', await measure(engine, async () => {
+    const result = engine.compact(stream, { keep: { lessEqual: 0.5 } });
+    kept = await result.stream.read(reused);
+    result.dispose();
+  }), sameMultiset(kept, expected) ? 'bit-exact (as a multiset)' : 'MISMATCH');
   const result = engine.compact(stream, { keep: { lessEqual: 0.5 } });
   await result.count();
   report('read() of that output, count known', await measure(engine, () => result.read()));

@@ -65,8 +65,9 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
 }
 
 /**
- * Reads the first `words` 32-bit words of `target` into a new Uint32Array of exactly that length,
- * which owns its whole buffer (callers reinterpret `.buffer` as float32/int32). Word order:
+ * Reads the first `words` 32-bit words of `target` into `out` (exactly `words` long), by default a
+ * new Uint32Array, which owns its whole buffer (callers reinterpret `.buffer` as float32/int32),
+ * else the caller's array (stream.read(into)), returned. Word order:
  * row-major, all four words of each texel of an RGBA32UI target (four packed elements, or one vec4
  * element, readback.ts); the red word of each texel of an R32UI target (only reads of a few texels
  * take that form, which moves 16 bytes per word: readback.ts packs the rest).
@@ -74,9 +75,9 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
  * Quirk: headless-gl 9.0.0-rc.10 returns the right data but also raises INVALID_ENUM; when the
  * probe saw that (`drainReadError`), the error is cleared so it cannot surface in a later check.
  */
-export function readBits(gpu: Gpu, target: RenderTarget, words: number, drainReadError: boolean): Uint32Array {
+export function readBits(gpu: Gpu, target: RenderTarget, words: number, drainReadError: boolean, out: Uint32Array = new Uint32Array(words)): Uint32Array {
   const gl = gpu.gl;
-  const out = new Uint32Array(words);
+  if (out.length !== words) throw new Error(`internal: read of ${words} words into ${out.length}`);
   if (words === 0) return out;
   // The guard resets PACK_ROW_LENGTH/PACK_SKIP_* (an app's values corrupt headless-gl's heap here)
   // and puts the app's framebuffer back.
@@ -155,9 +156,9 @@ function redWords(rgba: Uint32Array, out: Uint32Array): void {
  * tasks instead of blocking in readPixels; getBufferSubData then copies exactly the wanted words.
  * headless-gl keeps the synchronous path. Rejects if the context is lost while waiting.
  */
-export async function readBitsAsync(gpu: Gpu, target: RenderTarget, words: number, drainReadError: boolean): Promise<Uint32Array> {
+export async function readBitsAsync(gpu: Gpu, target: RenderTarget, words: number, drainReadError: boolean, out: Uint32Array = new Uint32Array(words)): Promise<Uint32Array> {
   const gl = gpu.gl;
-  const out = new Uint32Array(words);
+  if (out.length !== words) throw new Error(`internal: read of ${words} words into ${out.length}`);
   if (words === 0) return out;
   const unpacked = target.format.components === 1;
   // Words as RGBA texels hold them: four per R32UI texel (the red one wanted).

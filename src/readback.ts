@@ -22,9 +22,9 @@ export class Readback {
    * exactly its buffer. One-word texels are packed four to an RGBA32UI texel on the GPU first
    * (glsl/pack-four.frag), so the read moves no padding words and no JS loop picks the words out.
    */
-  async texels(target: RenderTarget, texels: number): Promise<Uint32Array> {
+  async texels(target: RenderTarget, texels: number, into?: Uint32Array): Promise<Uint32Array> {
     const words = texels * target.format.components;
-    if (target.format.components !== 1 || target.width % 4 !== 0 || texels <= 4) return this.read(target, words);
+    if (target.format.components !== 1 || target.width % 4 !== 0 || texels <= 4) return this.read(target, words, into);
     const { gpu } = this;
     const rows = Math.ceil(texels / target.width);
     const packed = gpu.guard.run(() => gpu.scope((scope) => {
@@ -39,27 +39,31 @@ export class Readback {
       return scope.keep(out);
     }));
     try {
-      return await this.read(packed, words);
+      return await this.read(packed, words, into);
     } finally {
       packed.free();
     }
   }
 
   /** `words` words of `target` (adapter.ts says which), through the context's read path. */
-  private async read(target: RenderTarget, words: number): Promise<Uint32Array> {
+  private async read(target: RenderTarget, words: number, into?: Uint32Array): Promise<Uint32Array> {
     const { asyncReadback, readPixelsRaisesError } = this.caps;
     const bits = asyncReadback
-      ? await readBitsAsync(this.gpu, target, words, readPixelsRaisesError)
-      : readBits(this.gpu, target, words, readPixelsRaisesError);
+      ? await readBitsAsync(this.gpu, target, words, readPixelsRaisesError, into)
+      : readBits(this.gpu, target, words, readPixelsRaisesError, into);
     this.assertAlive('read'); // a context lost during the read leaves garbage, not data
     return bits;
   }
 
-  async stream(stream: StreamView): Promise<StreamData> {
+  /**
+   * The stream's elements: into `into` (exactly the stream's words) when given, else a new array.
+   * Exactly the stream's words either way, in an array that owns its buffer (users rightly
+   * reinterpret `.buffer`): the typed array of the stream's type is a view of that buffer, no copy.
+   */
+  async stream(stream: StreamView, into?: Uint32Array): Promise<StreamData> {
     this.assertAlive('stream.read()');
-    // Exactly the stream's words, in an array that owns its buffer (users rightly reinterpret
-    // `.buffer`): the typed array of the stream's type is a view of that buffer, no copy.
-    const bits = await this.texels(stream.target, stream.length ?? (await this.length(stream)));
+    const bits = await this.texels(stream.target, stream.length ?? (await this.length(stream)), into);
+    if (into) return bits;
     if (stream.type === 'float32') return new Float32Array(bits.buffer);
     if (stream.type === 'int32') return new Int32Array(bits.buffer);
     return bits;

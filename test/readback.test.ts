@@ -132,3 +132,71 @@ describe('readRegions', () => {
     }
   });
 });
+
+describe('stream.read(into)', () => {
+  it('reads into the given array: itself when its length is exact, else a view of its start; the rest untouched', async () => {
+    const engine = await testEngine();
+    for (const n of [0, 1, 3, 5, 2049, 3 * 2048 + 2]) {
+      const data = new Float32Array(hardWords(n).buffer);
+      const stream = engine.stream(data);
+      const exact = new Float32Array(n).fill(7);
+      const back = await stream.read(exact);
+      expect(back).toBe(exact);
+      expectSameBits(back, data, `${n} elements, exact`);
+      const roomy = new Float32Array(n + 9).fill(7);
+      const view = await stream.read(roomy);
+      expect(view.buffer).toBe(roomy.buffer);
+      expect(view.byteOffset).toBe(0);
+      expect(view.length).toBe(n);
+      expectSameBits(view, data, `${n} elements, into a longer array`);
+      expect(Array.from(roomy.subarray(n))).toEqual(new Array(9).fill(7));
+      stream.dispose();
+    }
+  });
+
+  it('int32, uint32 and vec4 streams, into a view at an offset of a larger buffer', async () => {
+    const engine = await testEngine();
+    const n = 2048 + 3;
+    const words = hardWords(4 * n);
+    const buffer = new ArrayBuffer(4 * (4 * n + 16));
+    for (const [data, components] of [[new Int32Array(words.buffer, 0, n), 1], [words.subarray(0, n), 1], [new Int32Array(words.buffer), 4]] as const) {
+      const stream = engine.stream(data, { components });
+      const into = new (data.constructor as Int32ArrayConstructor)(buffer, 32, n * components + 1);
+      const back = await stream.read(into as never);
+      expect(back.byteOffset).toBe(32);
+      expectSameBits(back, data, `${data.constructor.name} × ${components}`);
+      stream.dispose();
+    }
+  });
+
+  it('a compaction output: reads the count first, then into the reused array, frame after frame', async () => {
+    const engine = await testEngine();
+    const n = 3 * 2048 + 7;
+    const data = Float32Array.from({ length: n }, (_, i) => (i * 0.618034) % 1);
+    const stream = engine.stream(data);
+    const reused = new Float32Array(n);
+    for (const p of [0.5, 0.1, 0.9, 0]) {
+      const result = engine.compact(stream, { keep: { lessEqual: p }, algorithm: 'horn' });
+      const kept = await result.stream.read(reused);
+      expect(kept.buffer).toBe(reused.buffer);
+      expectSameBits(kept, data.filter((x) => x <= Math.fround(p)), `kept ≤ ${p}`);
+      result.dispose();
+    }
+    stream.dispose();
+  });
+
+  it('refuses an array of another type, or too short, naming both; reads nothing then', async () => {
+    const engine = await testEngine();
+    const stream = engine.stream(new Float32Array([1, 2, 3, 4, 5]));
+    await expect(stream.read(new Uint32Array(5) as never)).rejects.toThrow('stream.read(into): into must be a Float32Array (the stream\'s type is float32), or left out for a new array; got Uint32Array(5)');
+    await expect(stream.read([0, 0, 0, 0, 0] as never)).rejects.toThrow('into must be a Float32Array');
+    const short = new Float32Array(4).fill(9);
+    await expect(stream.read(short)).rejects.toThrow("stream.read(into): into has room for 4 numbers; this stream's 5 elements × 1 components need 5");
+    expect(Array.from(short)).toEqual([9, 9, 9, 9]);
+    const vec4 = engine.stream(new Uint32Array(8), { components: 4 });
+    await expect(vec4.read(new Uint32Array(7))).rejects.toThrow("into has room for 7 numbers; this stream's 2 elements × 4 components need 8");
+    stream.dispose();
+    vec4.dispose();
+    await expect(stream.read(new Float32Array(5))).rejects.toThrow(/disposed/);
+  });
+});
