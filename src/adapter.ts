@@ -14,6 +14,13 @@ import type { RenderTarget } from './render-target.js';
  * (test/adapter.node.test.ts shows the quirk).
  */
 
+/*
+ * Quirk: readPixels' dstOffset. headless-gl 9.0.0-rc.10's readPixels takes seven arguments and
+ * drops WebGL2's eighth (dstOffset): the pixels land at the start of the array. Reads that land at
+ * an offset (the rest of a partial last row, readRegion) pass a subarray instead, which every
+ * context takes (test/adapter.node.test.ts shows the quirk).
+ */
+
 /**
  * How 32-bit data gets into an R32UI/RGBA32UI texture.
  * - 'integer': texSubImage2D with RED_INTEGER/RGBA_INTEGER, the normal WebGL2 way.
@@ -134,7 +141,7 @@ function readRegion(gl: WebGL2RenderingContext, { y, texels, height, offset, wor
   const partial = words % 4;
   const whole = words - partial; // words of texels wanted whole
   if (whole > 0) {
-    // A subarray, not readPixels' dstOffset argument: headless-gl's wrapper drops that argument.
+    // A subarray, not readPixels' dstOffset argument: headless-gl drops that argument (quirk above).
     const dst = out.subarray(offset, offset + whole);
     gl.readPixels(0, y, height > 1 ? texels : whole / 4, height, gl.RGBA_INTEGER, gl.UNSIGNED_INT, dst);
   }
