@@ -14,6 +14,13 @@ import type { RenderTarget } from './render-target.js';
  * (test/adapter.node.test.ts shows the quirk).
  */
 
+/*
+ * Quirk: readPixels' dstOffset. headless-gl 9.0.0-rc.10's readPixels takes seven arguments and
+ * drops WebGL2's eighth (dstOffset): the pixels land at the start of the array. Reads that land at
+ * an offset (the rest of a partial last row, readRegion) pass a subarray instead, which every
+ * context takes (test/adapter.node.test.ts shows the quirk).
+ */
+
 /**
  * How 32-bit data gets into an R32UI/RGBA32UI texture.
  * - 'integer': texSubImage2D with RED_INTEGER/RGBA_INTEGER, the normal WebGL2 way.
@@ -65,58 +72,117 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
 }
 
 /**
- * Reads the first `texels` texels (row-major) as 32-bit words, `target.format.components` per texel.
+ * Reads the first `words` 32-bit words of `target` into `out` (exactly `words` long), by default a
+ * new Uint32Array, which owns its whole buffer (callers reinterpret `.buffer` as float32/int32),
+ * else the caller's array (stream.read(into)), returned. Word order:
+ * row-major, all four words of each texel of an RGBA32UI target (four packed elements, or one vec4
+ * element, readback.ts); the red word of each texel of an R32UI target (only reads of a few texels
+ * take that form, which moves 16 bytes per word: readback.ts packs the rest).
  * RGBA_INTEGER/UNSIGNED_INT is the one integer read format every WebGL2 context must accept.
  * Quirk: headless-gl 9.0.0-rc.10 returns the right data but also raises INVALID_ENUM; when the
  * probe saw that (`drainReadError`), the error is cleared so it cannot surface in a later check.
  */
-export function readBits(gpu: Gpu, target: RenderTarget, texels: number, drainReadError: boolean): Uint32Array {
+export function readBits(gpu: Gpu, target: RenderTarget, words: number, drainReadError: boolean, out: Uint32Array = new Uint32Array(words)): Uint32Array {
   const gl = gpu.gl;
-  const rgba = readBuffer(target, texels);
-  if (texels === 0) return texelWords(rgba, target, 0);
+  if (out.length !== words) throw new Error(`internal: read of ${words} words into ${out.length}`);
+  if (words === 0) return out;
   // The guard resets PACK_ROW_LENGTH/PACK_SKIP_* (an app's values corrupt headless-gl's heap here)
   // and puts the app's framebuffer back.
   gpu.guard.run(() => {
     gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
-    gl.readPixels(0, 0, target.width, rgba.length / 4 / target.width, gl.RGBA_INTEGER, gl.UNSIGNED_INT, rgba);
+    if (target.format.components === 1) {
+      const rgba = new Uint32Array(words * 4);
+      for (const region of readRegions(target.width, words * 4)) readRegion(gl, region, rgba);
+      redWords(rgba, out);
+    } else {
+      for (const region of readRegions(target.width, words)) readRegion(gl, region, out);
+    }
     if (drainReadError) gl.getError();
   });
-  return texelWords(rgba, target, texels);
-}
-
-/** Room for the whole rows that hold the first `texels` texels, RGBA words each. */
-function readBuffer(target: RenderTarget, texels: number): Uint32Array {
-  return new Uint32Array(target.width * Math.ceil(texels / target.width) * 4);
-}
-
-/** The first `texels` texels' words: all four for RGBA targets, the red one for R32UI. */
-function texelWords(rgba: Uint32Array, target: RenderTarget, texels: number): Uint32Array {
-  if (target.format.components === 4) return rgba.subarray(0, texels * 4); // a view: no copy
-  const out = new Uint32Array(texels);
-  for (let i = 0; i < texels; i++) out[i] = rgba[i * 4];
   return out;
+}
+
+/**
+ * One readPixels call of a read: `height` rows of `texels` texels from row `y` (whole rows when
+ * height > 1), landing at word `offset` of the destination, of which the first `words` are wanted:
+ * all of them but for the last texel of a packed stream whose length is not a multiple of 4.
+ */
+interface ReadRegion {
+  y: number;
+  texels: number;
+  height: number;
+  offset: number;
+  words: number;
+}
+
+/**
+ * The readPixels calls that read the first `words` words of an RGBA32UI target `width` texels wide:
+ * the whole rows in one call, then the part of the next row that holds the rest. A stream's length
+ * is rarely a multiple of its width (a compaction's output is one only by chance): reading whole
+ * rows would move padding and then cost a copy of everything to cut it off (that copy, into fresh
+ * memory, cost as much as the read itself: bench/read-probe.ts).
+ */
+export function readRegions(width: number, words: number): ReadRegion[] {
+  const rowWords = width * 4;
+  const rows = Math.floor(words / rowWords);
+  const regions: ReadRegion[] = [];
+  if (rows > 0) regions.push({ y: 0, texels: width, height: rows, offset: 0, words: rows * rowWords });
+  const rest = words - rows * rowWords;
+  if (rest > 0) regions.push({ y: rows, texels: Math.ceil(rest / 4), height: 1, offset: rows * rowWords, words: rest });
+  return regions;
+}
+
+/**
+ * readPixels of one region into `out` at its offset. readPixels writes every word of the texels it
+ * reads, and headless-gl does not check the array's size (it hands GL the pointer): a last texel
+ * only partly wanted goes through a four-word scratch array, never past the end of `out`.
+ */
+function readRegion(gl: WebGL2RenderingContext, { y, texels, height, offset, words }: ReadRegion, out: Uint32Array): void {
+  const partial = words % 4;
+  const whole = words - partial; // words of texels wanted whole
+  if (whole > 0) {
+    // A subarray, not readPixels' dstOffset argument: headless-gl drops that argument (quirk above).
+    const dst = out.subarray(offset, offset + whole);
+    gl.readPixels(0, y, height > 1 ? texels : whole / 4, height, gl.RGBA_INTEGER, gl.UNSIGNED_INT, dst);
+  }
+  if (partial > 0) {
+    const last = new Uint32Array(4);
+    gl.readPixels(whole / 4, y, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, last);
+    out.set(last.subarray(0, partial), offset + whole);
+  }
+}
+
+/** The red word of each RGBA texel (reads of a few R32UI texels: length textures, tiny streams). */
+function redWords(rgba: Uint32Array, out: Uint32Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = rgba[i * 4];
 }
 
 /**
  * Asynchronous form of readBits where the context supports it (the probe's `asyncReadback`): the
  * pixels go into a pixel-pack buffer, a fence follows, and the main thread polls the fence between
- * tasks instead of blocking in readPixels. headless-gl keeps the synchronous path. Rejects if the
- * context is lost while waiting.
+ * tasks instead of blocking in readPixels; getBufferSubData then copies exactly the wanted words.
+ * headless-gl keeps the synchronous path. Rejects if the context is lost while waiting.
  */
-export async function readBitsAsync(gpu: Gpu, target: RenderTarget, texels: number, drainReadError: boolean): Promise<Uint32Array> {
+export async function readBitsAsync(gpu: Gpu, target: RenderTarget, words: number, drainReadError: boolean, out: Uint32Array = new Uint32Array(words)): Promise<Uint32Array> {
   const gl = gpu.gl;
-  const rgba = readBuffer(target, texels);
-  if (texels === 0) return texelWords(rgba, target, 0);
-  const rows = rgba.length / 4 / target.width;
+  if (out.length !== words) throw new Error(`internal: read of ${words} words into ${out.length}`);
+  if (words === 0) return out;
+  const unpacked = target.format.components === 1;
+  // Words as RGBA texels hold them: four per R32UI texel (the red one wanted).
+  const rgbaWords = unpacked ? words * 4 : words;
+  const regions = readRegions(target.width, rgbaWords);
   const buffer = gpu.create('buffers');
   let sync: WebGLSync | null = null;
   try {
     // Each synchronous part runs inside the guard: the app may draw between them.
     gpu.guard.run(() => {
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
-      gl.bufferData(gl.PIXEL_PACK_BUFFER, rgba.byteLength, gl.STREAM_READ);
+      // Whole texels: the buffer may hold up to 3 words past the wanted ones, never read back.
+      gl.bufferData(gl.PIXEL_PACK_BUFFER, Math.ceil(rgbaWords / 4) * 16, gl.STREAM_READ);
       gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
-      gl.readPixels(0, 0, target.width, rows, gl.RGBA_INTEGER, gl.UNSIGNED_INT, 0);
+      for (const { y, texels, height, offset } of regions) {
+        gl.readPixels(0, y, texels, height, gl.RGBA_INTEGER, gl.UNSIGNED_INT, offset * 4);
+      }
       if (drainReadError) gl.getError();
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
     });
@@ -130,16 +196,18 @@ export async function readBitsAsync(gpu: Gpu, target: RenderTarget, texels: numb
       if (status !== gl.TIMEOUT_EXPIRED) throw new Error(`readback fence failed (clientWaitSync returned ${status})`);
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
+    const rgba = unpacked ? new Uint32Array(rgbaWords) : out;
     gpu.guard.run(() => {
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
-      gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, rgba);
+      gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, rgba, 0, rgbaWords);
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
     });
+    if (unpacked) redWords(rgba, out);
   } finally {
     if (sync) gpu.release('syncs', sync);
     gpu.release('buffers', buffer);
   }
-  return texelWords(rgba, target, texels);
+  return out;
 }
 
 /** Clears any pending GL errors (used by probes, which provoke them on purpose). */

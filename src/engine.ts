@@ -86,7 +86,7 @@ export class Engine {
     gpus.set(this, this.#gpu);
     this.#reads = new Readback(this.#gpu, this.caps, (what) => this.#assertAlive(what));
     this.#owner = {
-      readStream: (view) => this.#reads.stream(view),
+      readStream: (view, into) => this.#reads.stream(view, into),
       readLength: (view) => this.#reads.length(view),
       lengthTarget: (length, what) => this.#lengthTarget(length, what),
       releaseStream: (stream) => this.#streams.delete(stream),

@@ -6,6 +6,7 @@ import type { Capabilities } from './capabilities.js';
 import type { Gpu } from './gpu.js';
 import type { RenderTarget } from './render-target.js';
 import type { StreamData, StreamView } from './stream.js';
+import { nextPowerOfTwo } from './layout.js';
 import { texelFormats } from './texel-format.js';
 
 export class Readback {
@@ -17,40 +18,52 @@ export class Readback {
   ) {}
 
   /**
-   * The first `texels` texels of `target`, `components` words each. One-word texels are packed four
-   * to an RGBA32UI texel on the GPU first (glsl/pack-four.frag), so the read moves no padding words
-   * and no JS loop picks the words out.
+   * The first `texels` texels of `target`, `components` words each, in a new array that owns
+   * exactly its buffer. One-word texels are packed four to an RGBA32UI texel on the GPU first
+   * (glsl/pack-four.frag), so the read moves no padding words and no JS loop picks the words out.
    */
-  async texels(target: RenderTarget, texels: number): Promise<Uint32Array> {
-    if (target.format.components !== 1 || target.width % 4 !== 0 || texels <= 4) return this.read(target, texels);
+  async texels(target: RenderTarget, texels: number, into?: Uint32Array): Promise<Uint32Array> {
+    const words = texels * target.format.components;
+    if (target.format.components !== 1 || target.width % 4 !== 0 || texels <= 4) return this.read(target, words, into);
     const { gpu } = this;
+    const rows = Math.ceil(texels / target.width);
     const packed = gpu.guard.run(() => gpu.scope((scope) => {
-      const out = scope.target(target.width / 4, Math.ceil(texels / target.width), texelFormats.rgba32ui);
-      gpu.pass(gpu.program({ name: 'pack-four.frag', fragment: packFour }), out, { u_source: target.texture });
+      // The packed target's height is rounded up to a power of two (at most the source's), and the
+      // pass draws only the rows read: a compaction's output has a new length every time, and a
+      // target of exactly its rows missed the texture pool on every read (a new texture, which WebGL
+      // clears, and the pool filled with odd sizes, evicting the passes' own targets).
+      const height = Math.min(target.height, nextPowerOfTwo(rows));
+      const out = scope.target(target.width / 4, height, texelFormats.rgba32ui);
+      const drawn = { framebuffer: out.framebuffer, width: out.width, height: rows };
+      gpu.pass(gpu.program({ name: 'pack-four.frag', fragment: packFour }), drawn, { u_source: target.texture });
       return scope.keep(out);
     }));
     try {
-      return (await this.read(packed, Math.ceil(texels / 4))).subarray(0, texels);
+      return await this.read(packed, words, into);
     } finally {
       packed.free();
     }
   }
 
-  private async read(target: RenderTarget, texels: number): Promise<Uint32Array> {
+  /** `words` words of `target` (adapter.ts says which), through the context's read path. */
+  private async read(target: RenderTarget, words: number, into?: Uint32Array): Promise<Uint32Array> {
     const { asyncReadback, readPixelsRaisesError } = this.caps;
     const bits = asyncReadback
-      ? await readBitsAsync(this.gpu, target, texels, readPixelsRaisesError)
-      : readBits(this.gpu, target, texels, readPixelsRaisesError);
+      ? await readBitsAsync(this.gpu, target, words, readPixelsRaisesError, into)
+      : readBits(this.gpu, target, words, readPixelsRaisesError, into);
     this.assertAlive('read'); // a context lost during the read leaves garbage, not data
     return bits;
   }
 
-  async stream(stream: StreamView): Promise<StreamData> {
+  /**
+   * The stream's elements: into `into` (exactly the stream's words) when given, else a new array.
+   * Exactly the stream's words either way, in an array that owns its buffer (users rightly
+   * reinterpret `.buffer`): the typed array of the stream's type is a view of that buffer, no copy.
+   */
+  async stream(stream: StreamView, into?: Uint32Array): Promise<StreamData> {
     this.assertAlive('stream.read()');
-    const read = await this.texels(stream.target, stream.length ?? (await this.length(stream)));
-    // Whole rows were read: hand the caller an array that owns exactly its buffer (users rightly
-    // reinterpret `.buffer`); one memcpy, far cheaper than the read itself.
-    const bits = read.byteOffset === 0 && read.byteLength === read.buffer.byteLength ? read : read.slice();
+    const bits = await this.texels(stream.target, stream.length ?? (await this.length(stream)), into);
+    if (into) return bits;
     if (stream.type === 'float32') return new Float32Array(bits.buffer);
     if (stream.type === 'int32') return new Int32Array(bits.buffer);
     return bits;

@@ -3,6 +3,7 @@
 import type { Layout } from './layout.js';
 import type { RenderTarget } from './render-target.js';
 import type { TexelFormat } from './texel-format.js';
+import { describe } from './validate.js';
 
 /** A stream's element type (`stream.type`), named after the typed array it was made from. */
 export type ElementType = 'float32' | 'uint32' | 'int32';
@@ -19,7 +20,8 @@ export type StreamDataOf<T extends StreamData> = T extends Float32Array ? Float3
  * forgotten when disposed.
  */
 export interface StreamOwner {
-  readStream(stream: StreamView): Promise<StreamData>;
+  /** The stream's words, into `into` (exactly length × components words of it) when given. */
+  readStream(stream: StreamView, into?: Uint32Array): Promise<StreamData>;
   readLength(stream: StreamView): Promise<number>;
   /** A new 1×1 R32UI target holding `length` (for `stream.lengthTexture` of a stream whose length the CPU knows). */
   lengthTarget(length: number, what: string): RenderTarget;
@@ -133,19 +135,39 @@ export class Stream<T extends StreamData = StreamData> {
 
   /**
    * The elements, `components` numbers each, copied back to the CPU into a new typed array of the
-   * stream's own type (bit-exact: NaN payloads and -0 survive). Reads the length first if it is
-   * still on the GPU. A browser context reads without blocking (fenced pixel-pack buffer);
-   * headless-gl blocks.
-   * @throws Error if the stream or its engine was disposed, or the WebGL context was lost.
+   * stream's own type (bit-exact: NaN payloads and -0 survive), or into `into`. Reads the length
+   * first if it is still on the GPU. A browser context reads without blocking (fenced pixel-pack
+   * buffer); headless-gl blocks.
+   * @param into - Optional: an array of the stream's own type (`Float32Array` for a float32 stream,
+   * and so on) with room for at least `length × components` numbers, to read into instead of a new
+   * array. For repeated reads of large streams: a new array's memory is mapped by the OS page by page
+   * as the read first writes it, which costs several times the read itself on a large stream (2^24
+   * float32: ~50 ms against ~9 ms into memory used before, llvmpipe host, bench/read-probe.ts). The
+   * elements land at its start and the numbers past them are left as they were; do not use it until
+   * the promise resolves.
+   * @returns A new array of exactly the elements; with `into`, `into` itself when its length is
+   * exactly that, else a view of its start (`into.subarray(0, length × components)`).
+   * @throws Error if the stream or its engine was disposed, the WebGL context was lost, or `into` is
+   * not an array of the stream's type or is too short (nothing is read then).
    * @example
    * ```ts
    * const values: Float32Array = await engine.stream(new Float32Array([1, 0, 2])).read();
+   * const reused = new Float32Array(capacity); // once
+   * const kept = await result.stream.read(reused); // every frame: a view of reused
    * ```
    */
-  async read(): Promise<T> {
+  async read(into?: T): Promise<T> {
     checkedState(this, 'read()');
+    if (into !== undefined) checkInto(this, into);
     await this.readLength();
-    return (await checkedState(this, 'read()').owner.readStream(viewOf(this))) as T;
+    const state = checkedState(this, 'read()');
+    if (into === undefined) return (await state.owner.readStream(viewOf(this))) as T;
+    const words = state.length! * this.components;
+    if (into.length < words) {
+      throw new Error(`stream.read(into): into has room for ${into.length} numbers; this stream's ${state.length} elements × ${this.components} components need ${words}`);
+    }
+    await state.owner.readStream(viewOf(this), new Uint32Array(into.buffer, into.byteOffset, words));
+    return (into.length === words ? into : into.subarray(0, words)) as T;
   }
 
   /** Whether {@link Stream.dispose} (or `engine.dispose()`) freed this stream. */
@@ -156,6 +178,16 @@ export class Stream<T extends StreamData = StreamData> {
   /** Frees the stream's textures. Idempotent. */
   dispose(): void {
     disposeStream(this, '');
+  }
+}
+
+const arrayTypes = { float32: Float32Array, uint32: Uint32Array, int32: Int32Array } as const;
+
+/** `into` of stream.read(into): a typed array of the stream's own type (its bits are the stream's words). */
+function checkInto(stream: Stream, into: unknown): void {
+  const type = arrayTypes[stream.type];
+  if (!(into instanceof type)) {
+    throw new Error(`stream.read(into): into must be a ${type.name} (the stream's type is ${stream.type}), or left out for a new array; got ${describe(into)}`);
   }
 }
 

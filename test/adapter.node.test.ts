@@ -113,6 +113,32 @@ describe('headless-gl quirks and their workarounds', () => {
     expect(withNearest).toBe(42);
   });
 
+  it("readPixels ignores WebGL2's dstOffset argument (the data lands at the array's start), so reads at an offset pass a subarray", async () => {
+    const { gl, engine } = await testContext();
+    const texture = gl.createTexture()!;
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32UI, 2, 1);
+    const framebuffer = gl.createFramebuffer()!;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+    gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array([7, 8, 9, 10]));
+    const withOffset = new Uint32Array(12);
+    (gl.readPixels as (...args: unknown[]) => void)(0, 0, 2, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, withOffset, 4);
+    const viaSubarray = new Uint32Array(12);
+    gl.readPixels(0, 0, 2, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, viaSubarray.subarray(4));
+    clearErrors(gl);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.deleteFramebuffer(framebuffer);
+    gl.deleteTexture(texture);
+    expect(Array.from(withOffset)).toEqual([7, 8, 9, 10, 7, 8, 9, 10, 0, 0, 0, 0]); // at 0, not at 4
+    expect(Array.from(viaSubarray)).toEqual([0, 0, 0, 0, 7, 8, 9, 10, 7, 8, 9, 10]);
+    // the workaround: a read whose last row is partial lands its second readPixels through a subarray
+    const data = Uint32Array.from({ length: 2048 + 5 }, (_, i) => (i * 2654435761) >>> 0);
+    const stream = engine.stream(data);
+    expectSameBits((await stream.read()) as Uint32Array, data);
+    stream.dispose();
+  });
+
   it('transform feedback works on a createHeadlessContext() context (patched, test/headless-transform-feedback.node.test.ts)', async () => {
     const { engine } = await testContext();
     expect(engine.caps.transformFeedback).toBe(true);
