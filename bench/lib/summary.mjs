@@ -43,7 +43,8 @@ function densityTable(sweep) {
   const a = sweep.autoCheck;
   if (a) {
     text += `auto vs the fastest path at each density: worst ${a.worst.autoOverBest}× at ${a.worst.density} % (fastest there: ${a.worst.fastest}); ` +
-      `${a.misses.length ? `over the ${a.tolerance * 100} % target at ${a.misses.map((m) => m.density).join(', ')} %` : `within ${a.tolerance * 100} % everywhere`}; auto took: ${a.pathsTaken.join(', ')}\n`;
+      `${a.misses.length ? `over the ${a.tolerance * 100} % target, on another path than the fastest, at ${a.misses.map((m) => m.density).join(', ')} %` : `within ${a.tolerance * 100} % everywhere it took another path than the fastest one`}; ` +
+      `auto took the fastest path at ${a.rows?.filter((r) => r.tookFastestPath).length ?? '?'} of ${a.rows?.length ?? '?'} densities (a ratio above 1 there is noise between runs of the same path); auto took: ${a.pathsTaken.join(', ')}\n`;
   }
   return text;
 }
