@@ -18,8 +18,8 @@ export class Readback {
   ) {}
 
   /**
-   * The first `texels` texels of `target`, `components` words each, in a new array that owns
-   * exactly its buffer. One-word texels are packed four to an RGBA32UI texel on the GPU first
+   * The first `texels` texels of `target`, `components` words each: in `into` (exactly that many
+   * words) when given, else in a new array that owns exactly its buffer. One-word texels are packed four to an RGBA32UI texel on the GPU first
    * (glsl/pack-four.frag), so the read moves no padding words and no JS loop picks the words out.
    */
   async texels(target: RenderTarget, texels: number, into?: Uint32Array): Promise<Uint32Array> {
@@ -56,9 +56,9 @@ export class Readback {
   }
 
   /**
-   * The stream's elements: into `into` (exactly the stream's words) when given, else a new array.
-   * Exactly the stream's words either way, in an array that owns its buffer (users rightly
-   * reinterpret `.buffer`): the typed array of the stream's type is a view of that buffer, no copy.
+   * The stream's elements: into `into` (exactly the stream's words, a view of the caller's array)
+   * when given, else in a new array of exactly the stream's words that owns its buffer (users
+   * rightly reinterpret `.buffer`): the typed array of the stream's type is a view of it, no copy.
    */
   async stream(stream: StreamView, into?: Uint32Array): Promise<StreamData> {
     this.assertAlive('stream.read()');
