@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util';
 import { createEngine, type Engine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf, texelFormats } from '../src/internal.js';
-import { TREE_SHAPE } from '../src/scan/reduce-then-scan.js';
 import { BITMASK_SHAPE } from '../src/compact/bitmask.js';
 const copyPass = `#version 300 es
 precision highp float;
@@ -159,22 +158,14 @@ if (parsed['new-only']) {
     });
     return { ms, extra: `${stats.passes} passes, ${stats.algorithm}` };
   };
-  const defaultShape = { ...TREE_SHAPE };
-  const shapes = [[8, 64, 256, 2 ** 21], [8, 64, 256, 2 ** 19], [8, 64, 256, 2 ** 40], [16, 64, 256, 2 ** 21], [32, 32, 512, 2 ** 21], [8, 64, 1024, 2 ** 21], [16, 64, 1024, 2 ** 19]];
-  for (const [bottomFanIn, fanIn, topEntries, packedFrom] of shapes) {
-    Object.assign(TREE_SHAPE, { bottomFanIn, fanIn, topEntries, packedFrom });
-    const tag = `b${bottomFanIn} f${fanIn} t${topEntries} packed from 2^${Math.log2(packedFrom)}`;
-    const batch = 10;
-    const ms = await median(engine, () => { for (let i = 0; i < batch; i++) engine.scan(countStream, { algorithm: 'reduce-then-scan' }).dispose(); });
-    report(`scan global reduce-then-scan ${tag}, per call in batches of ${batch}`, ms / batch, `${engine.lastScanStats!.passes} passes`);
-  }
-  Object.assign(TREE_SHAPE, defaultShape);
-  for (const directoryShift of [4, 5, 6]) {
+  for (const directWordsUpTo of [0, 2 ** 13]) {
     const saved = { ...BITMASK_SHAPE };
-    Object.assign(BITMASK_SHAPE, { directoryShift });
+    Object.assign(BITMASK_SHAPE, { directWordsUpTo });
+    const batch = 10;
     for (const p of [0.01, 0.5, 1]) {
-      const c = await compactOnce('bitmask', p);
-      report(`compact kept ${p} bitmask directory 2^${directoryShift}`, c.ms, c.extra);
+      let stats: any;
+      const ms = await median(engine, () => { for (let i = 0; i < batch; i++) { const r = engine.compact(stream, { keep: { lessEqual: p }, algorithm: 'bitmask' }); stats = r.stats; r.dispose(); } });
+      report(`compact kept ${p} bitmask direct words up to ${directWordsUpTo}, per call in batches of ${batch}`, ms / batch, `${stats.passes} passes`);
     }
     Object.assign(BITMASK_SHAPE, saved);
   }

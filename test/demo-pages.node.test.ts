@@ -312,11 +312,11 @@ describe('demo pages (vite preview + Chromium)', () => {
     expect(results.sweep).toHaveLength(33);
     expect(results.tfBackend).toBe('webgl');
     const implementations = results.peers.map((p) => `${p.operation}: ${p.implementation}`);
-    for (const expected of ['scan: tf.cumsum (tfjs WebGL)', 'scan: engine.scan (recursive-doubling)', 'scan: JS loop (Float32Array)',
+    for (const expected of ['scan: tf.cumsum (tfjs WebGL)', 'scan: engine.scan (recursive-doubling)', 'scan: engine.scan (reduce-then-scan)', 'scan: JS loop (Float32Array)',
       'compact: tf.greater + tf.booleanMaskAsync (tfjs WebGL)', 'compact: engine.compact (auto)', 'compact: JS loop (Float32Array)']) {
       expect(implementations).toContain(expected);
     }
-    expect(results.peers).toHaveLength(12);
+    expect(results.peers).toHaveLength(14);
     expect(results.peers.filter((p) => !p.verified)).toEqual([]);
     // the page shows it: 11 table rows with three ✓ each, a drawn chart, no ✗ anywhere
     expect(await opened.page.$$eval('#sweep tr', (rows) => rows.length)).toBe(12);

@@ -264,7 +264,7 @@ async function peers(engine: Engine, sizes: number[], repeats: number, results: 
     setStatus(`scan at ${n.toLocaleString('en-US')}…`);
     {
       const stream = engine.stream(ones);
-      for (const algorithm of ['recursive-doubling', 'blelloch'] as const) {
+      for (const algorithm of ['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const) {
         const onGpu = await timed<Stream>(repeats, async () => {
           const s = engine.scan(stream, { algorithm });
           await engine.finish();
@@ -408,7 +408,7 @@ async function run(): Promise<void> {
   window.benchResults = results;
   results.sweep.length = 0;
   element('peers').innerHTML = '';
-  const steps = { done: 0, total: densities.length * algorithms.length + peerSizes.length * 12 };
+  const steps = { done: 0, total: densities.length * algorithms.length + peerSizes.length * 14 };
   try {
     setStatus('making data…', 0);
     await yieldToBrowser();
