@@ -15,5 +15,6 @@ out uvec4 outValue;
 
 void main() {
   uint rank = indexOf(ivec2(gl_FragCoord.xy), uint(u_widthLog2)) << DIRECTORY_SHIFT;
-  outValue = uvec4(wordHolding(rank, 0u, uint(u_wordCount) - 1u));
+  uint unused = 0u;
+  outValue = uvec4(wordHolding(rank, 0u, uint(u_wordCount) - 1u, unused));
 }

@@ -16,11 +16,18 @@ uint wordAt(uint w) {
 }
 
 // The first word in low .. high whose inclusive count exceeds rank: the word holding the kept
-// element of that rank (binary search; counts never decrease).
-uint wordHolding(uint rank, uint low, uint high) {
+// element of that rank (binary search; counts never decrease). highCount is the count of word high
+// on entry (0 if not known) and that of the word found on return, when the search fetched it.
+uint wordHolding(uint rank, uint low, uint high, inout uint highCount) {
   while (low < high) {
     uint middle = (low + high) >> 1;
-    if (wordCountUpTo(middle) > rank) high = middle; else low = middle + 1u;
+    uint count = wordCountUpTo(middle);
+    if (count > rank) {
+      high = middle;
+      highCount = count;
+    } else {
+      low = middle + 1u;
+    }
   }
   return low;
 }

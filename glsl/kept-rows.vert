@@ -17,8 +17,13 @@ uniform int u_height;        // the output's, in texels
 #define COUNT_SHIFT 0
 #endif
 
+// The kept count, for fragment shaders that check it: fetched here three times per draw instead of
+// once per fragment.
+flat out uint v_keptCount;
+
 void main() {
-  uint count = (texelFetch(u_top, ivec2(0), 0).r + (1u << COUNT_SHIFT) - 1u) >> COUNT_SHIFT;
+  v_keptCount = texelFetch(u_top, ivec2(0), 0).r;
+  uint count = (v_keptCount + (1u << COUNT_SHIFT) - 1u) >> COUNT_SHIFT;
   uint rows = (count + (1u << uint(u_widthLog2)) - 1u) >> uint(u_widthLog2);
   float top = -1.0 + 2.0 * float(rows) / float(u_height);   // the rectangle's top edge (clip space)
   vec2 corner = gl_VertexID == 0 ? vec2(-1.0, -1.0) : gl_VertexID == 1 ? vec2(3.0, -1.0) : vec2(-1.0, 2.0 * top + 1.0);
