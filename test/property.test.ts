@@ -304,6 +304,8 @@ describe('random compactions agree with the CPU reference', () => {
     { n: 3 * 2 ** 20 + 5, type: 'int32', components: 1, algorithm: 'reduce-then-scan', exclusive: true, blockSize: undefined, wide: true },
     { n: 2 ** 20 + 7, type: 'float32', components: 4, algorithm: 'reduce-then-scan', exclusive: false, blockSize: undefined, wide: false },
     { n: 2 ** 21 + 1, type: 'uint32', components: 1, algorithm: 'reduce-then-scan', exclusive: true, blockSize: 1024, wide: true },
+    // rows of 4096 (streams past 2^22 are wider than a block): segments of the widest block
+    { n: 2 ** 22 + 5, type: 'uint32', components: 1, algorithm: 'reduce-then-scan', exclusive: true, blockSize: 2048, wide: true },
   ] as const)('large fixed scan: $n elements, $type×$components, $algorithm, block $blockSize', { timeout: 300_000 }, async (fixed) => {
     const engine = await testEngine();
     await checkScan(engine, { ...fixed, seed: 54321, radix: 4 });
