@@ -219,6 +219,16 @@ describe.each(['horn', 'bitmask'] as const)('%s', (algorithm) => {
       stream.dispose();
     });
 
+    it('uniforms named like the keep passes\' own locals (word, first, texel, k, ...) reach the snippet', async () => {
+      const engine = await testEngine();
+      const data = Uint32Array.from({ length: 100 }, (_, i) => i);
+      const stream = engine.stream(data);
+      for (const name of ['word', 'first', 'texel', 'k', 'flag', 'sum']) {
+        expectSameBits((await keptWith(engine, stream, `return value.x < ${name};`, { [name]: 7 })) as Uint32Array, data.filter((x) => x < 7), name);
+      }
+      stream.dispose();
+    });
+
     it('a uniform value changed after the call does not reach the next call', async () => {
       const engine = await testEngine();
       const stream = engine.stream(new Uint32Array([1, 2, 3, 4]));
