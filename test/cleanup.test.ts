@@ -17,6 +17,13 @@ function operations(transformFeedback: boolean): Operation[] {
     ['horn global', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'horn', global: true })],
     ['histopyramid', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'histopyramid' })],
     ['histopyramid indices', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'histopyramid', output: 'indices' })],
+    ['scan reduce-then-scan', (engine, stream) => engine.scan(stream, { algorithm: 'reduce-then-scan' })],
+    ['exclusive scan reduce-then-scan', (engine, stream) => engine.scan(stream, { algorithm: 'reduce-then-scan', exclusive: true })],
+    ['segmented scan reduce-then-scan', (engine, stream) => engine.scan(stream, { algorithm: 'reduce-then-scan', blockSize: 2048 })],
+    ['bitmask', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'bitmask' })],
+    ['bitmask indices', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'bitmask', output: 'indices' })],
+    ['horn, block scan reduce-then-scan', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'horn', scan: 'reduce-then-scan', blockSize: 1024 })],
+    ['jumping-jack, block scan reduce-then-scan', (engine, stream) => engine.compact(stream, { keep: 'nonzero', algorithm: 'jumping-jack', scan: 'reduce-then-scan', blockSize: 32 })],
   ];
   for (const concat of transformFeedback ? ['vertex-fetch', 'transform-feedback'] as const : ['vertex-fetch'] as const) {
     for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
@@ -25,7 +32,9 @@ function operations(transformFeedback: boolean): Operation[] {
   }
   ops.push(['compaction of a stream whose length is on the GPU', (engine, _stream, chained) => engine.compact(chained, { keep: 'nonzero' })]);
   ops.push(['histopyramid of a stream whose length is on the GPU', (engine, _stream, chained) => engine.compact(chained, { keep: 'nonzero', algorithm: 'histopyramid' })]);
+  ops.push(['bitmask of a stream whose length is on the GPU', (engine, _stream, chained) => engine.compact(chained, { keep: 'nonzero', algorithm: 'bitmask' })]);
   ops.push(['scan of a stream whose length is on the GPU', (engine, _stream, chained) => engine.scan(chained)]);
+  ops.push(['reduce-then-scan of a stream whose length is on the GPU', (engine, _stream, chained) => engine.scan(chained, { algorithm: 'reduce-then-scan' })]);
   return ops;
 }
 

@@ -1,6 +1,7 @@
 // Compaction against the CPU reference: Jumping Jack (any order: compared as a multiset, indices as
-// a permutation of the kept positions), Horn and the HistoPyramid (exact, in order), per block and
-// over the whole stream, with both concatenation modes where the context has them, both outputs.
+// a permutation of the kept positions), Horn, the HistoPyramid and the bitmask compaction (exact, in
+// order), per block (with each block scan, reduce-then-scan included) and over the whole stream,
+// with both concatenation modes where the context has them, both outputs.
 import { describe, expect, it } from 'vitest';
 import type { Engine, Stream } from '../src/index.js';
 import { expectSameBits, testContext, testEngine } from './support/engine.js';
@@ -44,7 +45,7 @@ async function checkCompaction(
   options: Parameters<Engine['compact']>[1],
   label: string,
 ): Promise<void> {
-  const ordered = options.algorithm === 'horn' || options.algorithm === 'histopyramid';
+  const ordered = options.algorithm === 'horn' || options.algorithm === 'histopyramid' || options.algorithm === 'bitmask';
   for (const output of ['values', 'indices'] as const) {
     const result = engine.compact(c.stream, { ...options, output });
     try {
@@ -109,6 +110,39 @@ describe('horn over the whole stream (global: no blocks, no concatenation)', () 
   });
 });
 
+// The paper's block compactions with reduce-then-scan as the block scan (its max-allowable-size
+// variant): every block size, since its tree takes a different shape for each.
+describe.each(['jumping-jack', 'horn', 'auto'] as const)("%s per block, scan 'reduce-then-scan'", (algorithm) => {
+  it.each([16, 32, 64, 128, 256, 512, 1024, 2048])('block %i: random densities, a lone kept element per block, block boundaries', async (blockSize) => {
+    const engine = await testEngine();
+    const concat = blockSize % 128 === 0 && engine.caps.transformFeedback ? 'transform-feedback' : 'vertex-fetch';
+    const options = { keep: 'nonzero', algorithm, blockSize, concat, scan: 'reduce-then-scan' } as const;
+    for (const density of [0.001, 0.5, 1]) {
+      const n = 2 ** 16 + 5;
+      const c = input(engine, `${n}/${density}`, () => randomKept(n, density, n * 31 + density * 1000));
+      await checkCompaction(engine, c, options, `${algorithm}/rts/b${blockSize}/d${density}`);
+    }
+    const n = 4096 * 3 + 5;
+    await checkCompaction(engine, input(engine, `lone/${blockSize}`, () => loneKeptPerBlock(n, blockSize)), options, `${algorithm}/rts/b${blockSize}/lone`);
+    await checkCompaction(engine, input(engine, `edges/${blockSize}`, () => blockBoundariesKept(n, blockSize)), options, `${algorithm}/rts/b${blockSize}/edges`);
+  });
+
+  it('reports the scan it ran', async () => {
+    const engine = await testEngine();
+    const result = engine.compact(engine.stream(new Uint32Array([0, 1, 2])), { keep: 'nonzero', algorithm, scan: 'reduce-then-scan' });
+    expect(result.stats.scan).toBe('reduce-then-scan');
+    expect(Array.from(await result.read()).sort()).toEqual([1, 2]);
+    result.dispose();
+  });
+});
+
+it("horn per block, scan 'reduce-then-scan': 2^20 + 3 elements at 50 % (a taller tree)", async () => {
+  const engine = await testEngine();
+  const n = 2 ** 20 + 3;
+  const c = input(engine, `${n}/0.5`, () => randomKept(n, 0.5, n * 31 + 500));
+  await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'horn', blockSize: 256, scan: 'reduce-then-scan' }, 'horn/rts/2^20');
+});
+
 describe('histopyramid (over the whole stream, order kept)', () => {
   it.each(sizes)('n = %i at every density', async (n) => {
     const engine = await testEngine();
@@ -139,12 +173,12 @@ describe('histopyramid (over the whole stream, order kept)', () => {
     await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'histopyramid' }, `histopyramid ${name}`);
   });
 
-  it('writes 0 to every texel past the count', async () => {
+  it.each(['histopyramid', 'bitmask'] as const)('writes 0 to every texel past the count (%s)', async (algorithm) => {
     const { gl, engine } = await testContext();
     const n = 3 * 2048 + 7;
     const c = input(engine, 'hp/padding', () => randomKept(n, 0.3, 5));
     for (const output of ['values', 'indices'] as const) {
-      const result = engine.compact(c.stream, { keep: 'nonzero', algorithm: 'histopyramid', output });
+      const result = engine.compact(c.stream, { keep: 'nonzero', algorithm, output });
       const { width, height } = result.stream.layout;
       const framebuffer = gl.createFramebuffer();
       gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
@@ -165,6 +199,59 @@ describe('histopyramid (over the whole stream, order kept)', () => {
     const engine = await testEngine();
     const result = engine.compact(engine.stream(new Uint32Array([0, 1, 2])), { keep: 'nonzero', algorithm: 'histopyramid', blockSize: 16 });
     expect(result.stats).toMatchObject({ algorithm: 'histopyramid', requestedAlgorithm: 'histopyramid', concat: 'none', blockSize: undefined });
+    result.dispose();
+  });
+});
+
+describe('bitmask (over the whole stream, order kept; keep flags packed 32 to a word)', () => {
+  it.each(sizes)('n = %i at every density', async (n) => {
+    const engine = await testEngine();
+    for (const density of densities) {
+      const c = input(engine, `${n}/${density}`, () => randomKept(n, density, n * 31 + density * 1000));
+      await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'bitmask' }, `bitmask/n${n}/d${density}`);
+    }
+  });
+
+  // Lengths around a word (32 elements) and a row (2048), and lengths whose last word is partial
+  // (the rest of it is padding, never kept): all kept, half kept, only the last element kept.
+  it.each([1, 2, 31, 32, 33, 63, 64, 65, 2047, 2048, 2049, 4096 * 5 + 3, 2 ** 16 + 17])('n = %i: all, 50 %, only the last element', async (n) => {
+    const engine = await testEngine();
+    for (const [name, kept] of [
+      ['all', () => Array.from({ length: n }, () => true)],
+      ['50 %', () => randomKept(n, 0.5, n + 7)],
+      ['last only', () => Array.from({ length: n }, (_, i) => i === n - 1)],
+    ] as const) {
+      await checkCompaction(engine, input(engine, `bm/${n}/${name}`, kept), { keep: 'nonzero', algorithm: 'bitmask' }, `bitmask n=${n} ${name}`);
+    }
+  });
+
+  // Kept at given bits of every word (bit 31 is the word's sign bit), whole words on and off,
+  // words far apart (the search over the words' counts), counts at a row boundary.
+  it.each([
+    ['bit 31 of every word', (i: number) => i % 32 === 31],
+    ['bit 0 of every word', (i: number) => i % 32 === 0],
+    ['every bit but 31', (i: number) => i % 32 !== 31],
+    ['bits 15 and 16 of every word', (i: number) => i % 32 === 15 || i % 32 === 16],
+    ['every other word full', (i: number) => (i >> 5) % 2 === 0],
+    ['every other element', (i: number) => i % 2 === 1],
+    ['one element every 1000 words', (i: number) => i % 32000 === 12345 % 32000],
+    ['the first element only', (i: number) => i === 0],
+    ['the last element only', (i: number, n: number) => i === n - 1],
+    ['the first row exactly', (i: number) => i < 2048],
+    ['the first row and one more', (i: number) => i <= 2048],
+    ['all', () => true],
+  ] as const)('kept %s', async (name, isKept) => {
+    const engine = await testEngine();
+    const n = 4096 * 17 + 3;
+    const c = input(engine, `bm/${name}`, () => Array.from({ length: n }, (_, i) => isKept(i, n)));
+    await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'bitmask' }, `bitmask ${name}`);
+  });
+
+  it('reports its path', async () => {
+    const engine = await testEngine();
+    const result = engine.compact(engine.stream(new Uint32Array([0, 1, 2])), { keep: 'nonzero', algorithm: 'bitmask', blockSize: 16, scan: 'blelloch' });
+    expect(result.stats).toMatchObject({ algorithm: 'bitmask', requestedAlgorithm: 'bitmask', concat: 'none', blockSize: undefined });
+    expect(Array.from(await result.read())).toEqual([1, 2]);
     result.dispose();
   });
 });
@@ -207,7 +294,7 @@ describe('stream shapes', () => {
   it.each([2047, 2049, 4095, 6145, 3 * 2048 + 1])('n = %i, not a multiple of the row width', async (n) => {
     const engine = await testEngine();
     const c = input(engine, `shape/${n}`, () => randomKept(n, 0.4, n));
-    for (const algorithm of ['jumping-jack', 'horn', 'histopyramid'] as const) {
+    for (const algorithm of ['jumping-jack', 'horn', 'histopyramid', 'bitmask'] as const) {
       await checkCompaction(engine, c, { keep: 'nonzero', algorithm, blockSize: 256 }, `shape ${algorithm}`);
     }
   });
@@ -217,7 +304,7 @@ describe('stream shapes', () => {
     const n = 10_000;
     const data = new Float32Array(n * 4).map((_, i) => (Math.floor(i / 4) % 3 === 0 ? i + 0.5 : 0));
     const expected = data.filter((_, i) => Math.floor(i / 4) % 3 === 0);
-    for (const algorithm of ['horn', 'histopyramid'] as const) {
+    for (const algorithm of ['horn', 'histopyramid', 'bitmask'] as const) {
       const result = engine.compact(engine.stream(data, { components: 4 }), { keep: 'nonzero', algorithm });
       expect(await result.count()).toBe(expected.length / 4);
       expectSameBits((await result.read()) as Float32Array, expected, algorithm);
@@ -225,12 +312,13 @@ describe('stream shapes', () => {
     }
   });
 
-  it.each(['horn', 'histopyramid'] as const)('chains a result into the next compaction without reading its count (%s)', async (algorithm) => {
+  it.each(['horn', 'histopyramid', 'bitmask'] as const)('chains a result into the next compaction without reading its count (%s)', async (algorithm) => {
     const engine = await testEngine();
     const data = Uint32Array.from({ length: 50_000 }, (_, i) => i % 7);
     const first = engine.compact(engine.stream(data), { keep: 'nonzero', algorithm });
     const second = engine.compact(first.stream, { keep: { greaterThan: 3 }, algorithm });
-    const scanned = engine.scan(second.stream, { exclusive: false });
+    // (after a bitmask compaction, the other new path: a reduce-then-scan of a GPU-resident length)
+    const scanned = engine.scan(second.stream, { exclusive: false, algorithm: algorithm === 'bitmask' ? 'reduce-then-scan' : undefined });
     const expected = data.filter((v) => v > 3);
     expect(await second.count()).toBe(expected.length);
     expectSameBits((await second.read()) as Uint32Array, expected);

@@ -75,16 +75,49 @@ describe('debug mode', () => {
     }
     const global = engine.compact(stream, { keep: { glsl: 'return value.x > limit;', uniforms: { limit: 2 } }, algorithm: 'horn', global: true });
     expect(Array.from(await global.read())).toEqual(expectedKept);
-    for (const output of ['values', 'indices'] as const) {
-      const pyramid = engine.compact(stream, { keep: { glsl: 'return value.x > limit;', uniforms: { limit: 2 } }, algorithm: 'histopyramid', output });
-      const want = output === 'values' ? expectedKept : Array.from(data.keys()).filter((i) => data[i] > 2);
-      expect(Array.from(await pyramid.read()), `histopyramid ${output}`).toEqual(want);
+    for (const algorithm of ['histopyramid', 'bitmask'] as const) {
+      for (const output of ['values', 'indices'] as const) {
+        const result = engine.compact(stream, { keep: { glsl: 'return value.x > limit;', uniforms: { limit: 2 } }, algorithm, output });
+        const want = output === 'values' ? expectedKept : Array.from(data.keys()).filter((i) => data[i] > 2);
+        expect(Array.from(await result.read()), `${algorithm} ${output}`).toEqual(want);
+      }
     }
-    for (const algorithm of ['recursive-doubling', 'blelloch'] as const) {
-      const sums = await engine.scan(stream, { algorithm, exclusive: true }).read();
-      let sum = 0;
-      expect(Array.from(sums)).toEqual(Array.from(data, (v) => ((sum += v), sum - v)));
+    // the block compactions with reduce-then-scan as their block scan (its MAS variant)
+    for (const algorithm of ['jumping-jack', 'horn'] as const) {
+      for (const blockSize of [16, 256, 2048]) {
+        const result = engine.compact(stream, { keep: { greaterThan: 2 }, algorithm, blockSize, scan: 'reduce-then-scan' });
+        const got = Array.from(await result.read());
+        expect(algorithm === 'horn' ? got : got.sort(), `${algorithm} block ${blockSize}, scan reduce-then-scan`).toEqual(algorithm === 'horn' ? expectedKept : [...expectedKept].sort());
+      }
     }
+    // a compaction's output (its length on the GPU) through the bitmask and reduce-then-scan
+    const chained = engine.compact(stream, { keep: { greaterThan: 0 }, algorithm: 'horn' });
+    const chainedKept = engine.compact(chained.stream, { keep: { greaterThan: 2 }, algorithm: 'bitmask' });
+    expect(Array.from(await chainedKept.read()), 'bitmask of a GPU-length stream').toEqual(expectedKept);
+    const chainedSums = await engine.scan(chained.stream, { algorithm: 'reduce-then-scan', blockSize: 64 }).read();
+    const positive = Array.from(data).filter((v) => v > 0);
+    expect(Array.from(chainedSums), 'reduce-then-scan of a GPU-length stream').toEqual(positive.map((_, i) => positive.slice(i - (i % 64), i + 1).reduce((a, b) => a + b, 0)));
+    for (const algorithm of ['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const) {
+      for (const blockSize of [undefined, 16, 256, 2048]) {
+        for (const exclusive of [false, true]) {
+          const sums = await engine.scan(stream, { algorithm, exclusive, blockSize }).read();
+          let sum = 0;
+          const want = Array.from(data, (v, i) => (blockSize && i % blockSize === 0 && (sum = 0), (sum += v), exclusive ? sum - v : sum));
+          expect(Array.from(sums), `${algorithm} block ${blockSize} exclusive ${exclusive}`).toEqual(want);
+        }
+      }
+    }
+    // float vec4 (FLOAT_VALUES programs): reduce-then-scan whole and segmented, the bitmask (sums of small integers: exact)
+    const vec4s = Float32Array.from({ length: 4 * n }, (_, k) => (k * 2654435761) % 5);
+    const floats = engine.stream(vec4s, { components: 4 });
+    for (const blockSize of [undefined, 64]) {
+      const sums = await engine.scan(floats, { algorithm: 'reduce-then-scan', blockSize }).read();
+      const running = [0, 0, 0, 0];
+      const want = Array.from(vec4s, (v, k) => (blockSize && (k >> 2) % blockSize === 0 && (running[k & 3] = 0), (running[k & 3] += v)));
+      expect(Array.from(sums), `float vec4 reduce-then-scan block ${blockSize}`).toEqual(want);
+    }
+    const keptVec4s = await engine.compact(floats, { keep: { glsl: 'return value.y > 3.0;' }, algorithm: 'bitmask' }).read();
+    expect(Array.from(keptVec4s), 'float vec4 bitmask').toEqual(Array.from(vec4s).filter((_, k) => vec4s[(k & ~3) + 1] > 3));
     engine.dispose();
   });
 });

@@ -54,6 +54,12 @@ const compactions: Array<[string, 'u' | 'f' | 'i4', CompactOptions]> = [
   ['u nonzero histopyramid indices', 'u', { keep: 'nonzero', algorithm: 'histopyramid', output: 'indices' }],
   ['f lessEqual 0 histopyramid values', 'f', { keep: { lessEqual: 0 }, algorithm: 'histopyramid' }],
   ['i4 glsl histopyramid values', 'i4', { keep: { glsl: 'return value.x + value.w > 0;' }, algorithm: 'histopyramid' }],
+  ['u nonzero bitmask indices', 'u', { keep: 'nonzero', algorithm: 'bitmask', output: 'indices' }],
+  ['f lessEqual 0 bitmask values', 'f', { keep: { lessEqual: 0 }, algorithm: 'bitmask' }],
+  ['i4 glsl bitmask values', 'i4', { keep: { glsl: 'return value.x + value.w > 0;' }, algorithm: 'bitmask' }],
+  ['u nonzero horn 256 values, scan reduce-then-scan', 'u', { keep: 'nonzero', algorithm: 'horn', scan: 'reduce-then-scan' }],
+  ['f greaterThan 0.9 auto 64 values, scan reduce-then-scan', 'f', { keep: { greaterThan: 0.9 }, algorithm: 'auto', blockSize: 64, scan: 'reduce-then-scan' }],
+  ['i4 glsl jumping-jack 1024 values, scan reduce-then-scan', 'i4', { keep: { glsl: 'return value.x + value.w > 0;' }, algorithm: 'jumping-jack', blockSize: 1024, scan: 'reduce-then-scan' }],
 ];
 
 const ops: Op[] = [
@@ -64,7 +70,20 @@ const ops: Op[] = [
   { kind: 'scan', name: 'f scan recursive-doubling radix 2', input: 'f', options: { algorithm: 'recursive-doubling', radix: 2 } },
   { kind: 'scan', name: 'f scan blelloch segmented 256 exclusive', input: 'f', options: { algorithm: 'blelloch', blockSize: 256, exclusive: true } },
   { kind: 'scan', name: 'i4 scan recursive-doubling radix 16', input: 'i4', options: { algorithm: 'recursive-doubling', radix: 16 } },
+  { kind: 'scan', name: 'u scan reduce-then-scan', input: 'u', options: { algorithm: 'reduce-then-scan' } },
+  { kind: 'scan', name: 'u scan reduce-then-scan exclusive', input: 'u', options: { algorithm: 'reduce-then-scan', exclusive: true } },
+  { kind: 'scan', name: 'u scan reduce-then-scan segmented 512 exclusive', input: 'u', options: { algorithm: 'reduce-then-scan', blockSize: 512, exclusive: true } },
+  { kind: 'scan', name: 'i4 scan reduce-then-scan', input: 'i4', options: { algorithm: 'reduce-then-scan' } },
+  { kind: 'scan', name: 'f scan reduce-then-scan', input: 'f', options: { algorithm: 'reduce-then-scan' } },
+  { kind: 'scan', name: 'f scan reduce-then-scan segmented 256 exclusive', input: 'f', options: { algorithm: 'reduce-then-scan', blockSize: 256, exclusive: true } },
 ];
+
+/**
+ * Float reduce-then-scan: its order of additions (the tree's shape) is still being tuned, so its
+ * hashes are not recorded yet; it must still give the same bytes run to run and in a second
+ * engine. (test/float-scan-order.test.ts bounds its error.) Record them once the shape is settled.
+ */
+const runToRunOnly = new Set(['f scan reduce-then-scan', 'f scan reduce-then-scan segmented 256 exclusive']);
 
 /**
  * Hashes recorded on headless-gl (llvmpipe through ANGLE/GLX, vertex-fetch concatenation) and
@@ -72,7 +91,10 @@ const ops: Op[] = [
  * scans depend on IEEE float32 addition in the order each algorithm defines, which both have.
  * (Jumping Jack's and the hybrid's raw outputs were identical on the two platforms as well, but
  * only their sorted form is part of the contract.) Jumping Jack's sorted indices equal Horn's
- * (0xe611d316): same multiset. The HistoPyramid keeps input order, so its hashes equal Horn's.
+ * (0xe611d316): same multiset. The HistoPyramid and the bitmask keep input order, so their hashes
+ * equal Horn's; a block compaction's hash does not depend on its block scan. Integer scans are
+ * exact: reduce-then-scan's equal the other scans' (and the segmented one, recorded from the CPU
+ * reference, is the reference's).
  */
 const expectedHashes: Record<string, string> = {
   'u nonzero horn 256 values': '0x061a1ac1',
@@ -90,12 +112,22 @@ const expectedHashes: Record<string, string> = {
   'u nonzero histopyramid indices': '0xe611d316',
   'f lessEqual 0 histopyramid values': '0xd2eae525',
   'i4 glsl histopyramid values': '0x3c1fff9a',
+  'u nonzero bitmask indices': '0xe611d316',
+  'f lessEqual 0 bitmask values': '0xd2eae525',
+  'i4 glsl bitmask values': '0x3c1fff9a',
+  'u nonzero horn 256 values, scan reduce-then-scan': '0x061a1ac1',
+  'f greaterThan 0.9 auto 64 values, scan reduce-then-scan': '0xa5a374ea',
+  'i4 glsl jumping-jack 1024 values, scan reduce-then-scan': '0xdc5dc38e',
   'u scan blelloch': '0x11656404',
   'u scan recursive-doubling exclusive radix 4': '0x511b9bca',
   'f scan blelloch': '0x78de1d47',
   'f scan recursive-doubling radix 2': '0xd4071155',
   'f scan blelloch segmented 256 exclusive': '0x9c954623',
   'i4 scan recursive-doubling radix 16': '0x2f656ba3',
+  'u scan reduce-then-scan': '0x11656404',
+  'u scan reduce-then-scan exclusive': '0x511b9bca',
+  'u scan reduce-then-scan segmented 512 exclusive': '0x94eb2bdb',
+  'i4 scan reduce-then-scan': '0x2f656ba3',
 };
 
 interface Run {
@@ -124,7 +156,7 @@ async function runAll(engine: Engine): Promise<Run> {
       const read = await outStream.read();
       const words = new Uint32Array(read.buffer, read.byteOffset, read.length).slice();
       const components = op.kind === 'compact' && op.options.output === 'indices' ? 1 : stream.components;
-      const ordered = op.kind === 'scan' || op.options.algorithm === 'horn' || op.options.algorithm === 'histopyramid';
+      const ordered = op.kind === 'scan' || op.options.algorithm === 'horn' || op.options.algorithm === 'histopyramid' || op.options.algorithm === 'bitmask';
       const countBytes = bytesOf(Uint32Array.of(count));
       raw[op.name] = hex(fnv1a(bytesOf(words), fnv1a(countBytes)));
       hashes[op.name] = ordered ? raw[op.name] : hex(fnv1a(bytesOf(sortedTuples(words, components)), fnv1a(countBytes)));
@@ -152,7 +184,8 @@ describe('determinism', () => {
     // run to run, raw bytes, every algorithm (Jumping Jack and hybrid included)
     expect(second.raw).toEqual(first.raw);
     expect(third.raw).toEqual(first.raw);
-    // against the constants, which both platforms must meet
-    expect(first.hashes).toEqual(expectedHashes);
+    // against the constants, which both platforms must meet (every op has one, or is run-to-run only)
+    for (const op of ops) expect(op.name in expectedHashes !== runToRunOnly.has(op.name), `${op.name}: a constant or run-to-run only`).toBe(true);
+    expect(Object.fromEntries(Object.entries(first.hashes).filter(([name]) => !runToRunOnly.has(name)))).toEqual(expectedHashes);
   });
 });

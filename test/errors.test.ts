@@ -427,6 +427,9 @@ describe('engine.compact(): user GLSL that does not compile', () => {
     const { gl, engine, stream } = await shared();
     const message = await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl } }), ...parts);
     expect(message).toContain('your keep(uvec4 value, uint index) body:');
+    // the bitmask compaction runs the keep test in its own pass (keep-bitmask.frag): the same message
+    const bitmask = await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl }, algorithm: 'bitmask' }), ...parts);
+    expect(bitmask).toContain('your keep(uvec4 value, uint index) body:');
   });
 
   it('the message shows the uniforms in their GLSL types', async () => {

@@ -188,7 +188,7 @@ interface Case {
   n: number;
   /** Fraction of elements kept. */
   density: number;
-  algorithm: 'horn' | 'jumping-jack' | 'auto' | 'histopyramid';
+  algorithm: 'horn' | 'jumping-jack' | 'auto' | 'histopyramid' | 'bitmask';
 }
 
 const cases: Case[] = [
@@ -199,6 +199,9 @@ const cases: Case[] = [
   { name: 'uint32, everything kept, a full row and one more', type: 'uint32', components: 1, n: 2049, density: 1, algorithm: 'horn' },
   { name: 'float32 vec4, 30 % kept, histopyramid', type: 'float32', components: 4, n: 20_001, density: 0.3, algorithm: 'histopyramid' },
   { name: 'uint32, everything kept, a full row and one more, histopyramid', type: 'uint32', components: 1, n: 2049, density: 1, algorithm: 'histopyramid' },
+  { name: 'float32 vec4, 30 % kept, bitmask', type: 'float32', components: 4, n: 20_001, density: 0.3, algorithm: 'bitmask' },
+  { name: 'uint32, everything kept, a full row and one more, bitmask', type: 'uint32', components: 1, n: 2049, density: 1, algorithm: 'bitmask' },
+  { name: 'uint32, 50 % of 33 elements (a partial second word), bitmask', type: 'uint32', components: 1, n: 33, density: 0.5, algorithm: 'bitmask' },
 ];
 
 /** Data whose element k is kept iff its first component is > 0 (float32) or > 2^30 (uint32). */
@@ -244,7 +247,7 @@ describe('drawing a compacted stream from the GPU-resident count (streamGlsl + s
     const expected = elementsOf(words, c.components).filter((_, k) => kept[k]);
     const stream = engine.stream(data, { components: c.components });
     const result = engine.compact(stream, { keep: keepFor(c), algorithm: c.algorithm });
-    const ordered = c.algorithm === 'horn' || c.algorithm === 'histopyramid';
+    const ordered = c.algorithm === 'horn' || c.algorithm === 'histopyramid' || c.algorithm === 'bitmask';
     // No count readback before the draws: the vertex shader reads it from the length texture.
     expectDrawn(drawStream(gl, result.stream, 'vertices'), expected, c.components, ordered, `${c.name}, gl_VertexID`);
     expectDrawn(drawStream(gl, result.stream, 'instances'), expected, c.components, ordered, `${c.name}, gl_InstanceID`);
@@ -276,6 +279,32 @@ describe('drawing a compacted stream from the GPU-resident count (streamGlsl + s
     for (const s of [sums, below.stream, above.stream, stream]) s.dispose();
   });
 
+  it('chained on the GPU through the new paths: a bitmask compaction of a compaction, reduce-then-scan scans of it', async () => {
+    const { engine, gl } = await engineAndGl();
+    const n = 20_000;
+    const data = Uint32Array.from({ length: n }, (_, k) => k);
+    const stream = engine.stream(data);
+    for (const first of ['horn', 'jumping-jack', 'bitmask'] as const) {
+      const above = engine.compact(stream, { keep: { greaterThan: 5000 }, algorithm: first });
+      const below = engine.compact(above.stream, { keep: { lessEqual: 12_345 }, algorithm: 'bitmask' });
+      const sums = engine.scan(below.stream, { algorithm: 'reduce-then-scan' }); // its length still only on the GPU
+      const segmented = engine.scan(below.stream, { algorithm: 'reduce-then-scan', blockSize: 64, exclusive: true });
+      // Jumping Jack's output is in any order, and the bitmask keeps it: compare with its own read
+      const order = first === 'jumping-jack' ? Array.from(await above.read()) : Array.from(data);
+      const kept = Uint32Array.from(order.filter((k) => k > 5000 && k <= 12_345));
+      expect(lengthOnGpu(gl, below.stream), `${first}: bitmask`).toBe(kept.length);
+      expect(lengthOnGpu(gl, sums), `${first}: scan`).toBe(kept.length);
+      expect(lengthOnGpu(gl, segmented), `${first}: segmented scan`).toBe(kept.length);
+      expectDrawn(drawStream(gl, below.stream, 'vertices'), elementsOf(kept, 1), 1, true, `${first}, then bitmask`);
+      let sum = 0;
+      expectDrawn(drawStream(gl, sums, 'vertices'), elementsOf(Uint32Array.from(kept, (k) => (sum = (sum + k) >>> 0)), 1), 1, true, `${first}, bitmask, reduce-then-scan`);
+      const exclusive = Uint32Array.from(kept, (k, i) => (i % 64 === 0 && (sum = 0), (sum = (sum + k) >>> 0) - k));
+      expectDrawn(drawStream(gl, segmented, 'instances'), elementsOf(exclusive, 1), 1, true, `${first}, bitmask, segmented exclusive reduce-then-scan`);
+      for (const s of [segmented, sums, below.stream, above.stream]) s.dispose();
+    }
+    stream.dispose();
+  });
+
   it('the length texture of streams whose length the CPU knows: uploads, scans, empty streams', async () => {
     const { engine, gl } = await engineAndGl();
     for (const n of [0, 1, 2047, 2048, 70_001]) {
@@ -283,6 +312,9 @@ describe('drawing a compacted stream from the GPU-resident count (streamGlsl + s
       expect(lengthOnGpu(gl, stream), `engine.stream of ${n}`).toBe(n);
       const scanned = engine.scan(stream, { exclusive: true });
       expect(lengthOnGpu(gl, scanned), `scan of ${n}`).toBe(n);
+      const tree = engine.scan(stream, { algorithm: 'reduce-then-scan' });
+      expect(lengthOnGpu(gl, tree), `reduce-then-scan of ${n}`).toBe(n);
+      tree.dispose();
       const vec4s = engine.stream(new Int32Array(n * 4).fill(-3), { components: 4 });
       expect(lengthOnGpu(gl, vec4s), `int32 vec4 stream of ${n}`).toBe(n);
       for (const s of [stream, scanned, vec4s]) s.dispose();

@@ -22,7 +22,7 @@ const ops = envCount('GLCOMPACT_LIFETIME_OPS', 200);
 /** Allowed RSS growth from the end of warm-up to the end (Node only; the observed growth is logged). */
 const RSS_BOUND_MB = 48;
 /**
- * The option cycles below (i mod 2, 3, 4, 5, 6, 8, 10, (i >> 2) mod 4 and (i >> 3) mod 2) repeat with this period,
+ * The option cycles below (i mod 2, 3, 4, 5, 6, 8, 10, (i >> 1) mod 3, (i >> 2) mod 4 and (i >> 3) mod 2) repeat with this period,
  * so one period of warm-up compiles every program variant: programs are cached by design.
  */
 const PERIOD = 240;
@@ -61,14 +61,17 @@ async function operation(engine: Engine, i: number): Promise<void> {
     if (i % 4 === 1) {
       // a scan (global or segmented); values are small integers, so float sums are exact too
       const blockSize = [undefined, 16, 256, 2048][(i >> 2) % 4];
-      const scanned = engine.scan(stream, { algorithm: i % 3 === 0 ? 'recursive-doubling' : 'blelloch', exclusive: i % 5 < 2, blockSize, radix: [2, 4, 8, 16][i % 4] });
+      const scanned = engine.scan(stream, { algorithm: (['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const)[i % 3], exclusive: i % 5 < 2, blockSize, radix: [2, 4, 8, 16][i % 4] });
       if (check || n < 1000) expectSameBits(await scanned.read(), referenceScan(data, { exclusive: i % 5 < 2, blockSize, components }), `op ${i}: scan`);
       scanned.dispose();
       return;
     }
     const concat = engine.caps.transformFeedback && i % 2 === 0 ? 'transform-feedback' : 'vertex-fetch';
-    // (i % 4 === 1 is a scan) every other i % 4 === 0 is the HistoPyramid, with either output
-    const algorithm = i % 4 === 0 && (i >> 3) % 2 === 1 ? 'histopyramid' : (['jumping-jack', 'horn', 'auto', 'horn'] as const)[i % 4];
+    // (i % 4 === 1 is a scan) every other i % 4 === 0 is the HistoPyramid, every other i % 4 === 3
+    // the bitmask compaction, with either output
+    const algorithm = (i >> 3) % 2 === 1 && i % 4 === 0 ? 'histopyramid'
+      : (i >> 3) % 2 === 1 && i % 4 === 3 ? 'bitmask'
+        : (['jumping-jack', 'horn', 'auto', 'horn'] as const)[i % 4];
     const global = algorithm === 'horn' && i % 5 === 0;
     const result = engine.compact(stream, {
       keep: i % 3 === 2 ? { glsl: 'return value.x > 1 || index % 5u == 0u;' } : 'nonzero', // i % 3 === 2: int32, value is an ivec4
@@ -77,7 +80,7 @@ async function operation(engine: Engine, i: number): Promise<void> {
       concat: global ? undefined : concat,
       blockSize: [16, 64, 256, 1024, 2048][i % 5],
       output: i % 8 < 2 ? 'indices' : 'values',
-      scan: i % 2 === 0 ? 'blelloch' : 'recursive-doubling',
+      scan: (['blelloch', 'recursive-doubling', 'reduce-then-scan'] as const)[(i >> 1) % 3],
     });
     const keptIndex = (k: number) => {
       const x = data[k * components];
@@ -88,9 +91,10 @@ async function operation(engine: Engine, i: number): Promise<void> {
     let expected = 0;
     for (let k = 0; k < n; k++) if (keptIndex(k)) expected++;
     expect(await result.count(), `op ${i}: count`).toBe(expected);
-    if (i % 6 === 0) {
-      // chained: the result goes straight into a scan of its (GPU-side) length
-      const scanned = engine.scan(result.stream, { exclusive: true });
+    if (i % 6 === 0 || (algorithm === 'bitmask' && i % 6 === 3)) {
+      // chained: the result goes straight into a scan of its (GPU-side) length: the default scan, or
+      // reduce-then-scan (half the others and every bitmask output chained)
+      const scanned = engine.scan(result.stream, { exclusive: true, algorithm: i % 12 === 0 ? undefined : 'reduce-then-scan' });
       expect(await scanned.readLength(), `op ${i}: chained scan length`).toBe(expected);
       scanned.dispose();
     }
@@ -98,9 +102,9 @@ async function operation(engine: Engine, i: number): Promise<void> {
       const want: number[] = [];
       for (let k = 0; k < n; k++) if (keptIndex(k)) for (let c = 0; c < components; c++) want.push(i % 8 < 2 ? k : data[k * components + c]);
       const got = Array.from(await result.read());
-      // Horn and the HistoPyramid keep input order; the others are compared as multisets (elements are tuples, so sort whole elements)
+      // Horn, the HistoPyramid and the bitmask keep input order; the others are compared as multisets (elements are tuples, so sort whole elements)
       const tuples = (a: number[]) => Array.from({ length: a.length / (i % 8 < 2 ? 1 : components) }, (_, e) => a.slice(e * (i % 8 < 2 ? 1 : components), (e + 1) * (i % 8 < 2 ? 1 : components)).join(','));
-      if (algorithm === 'horn' || algorithm === 'histopyramid') expect(got, `op ${i}: values`).toEqual(want);
+      if (algorithm === 'horn' || algorithm === 'histopyramid' || algorithm === 'bitmask') expect(got, `op ${i}: values`).toEqual(want);
       else expect(tuples(got).sort(), `op ${i}: values as a multiset`).toEqual(tuples(want).sort());
     }
     result.dispose();

@@ -1,21 +1,28 @@
-// MAS (paper Eq. 1) fused into the last pass of both block scans: MAS[i] = b - pSumInvalid[i]
-// per block, bit 31 set where the element is kept; MAS[b-1] is the block's kept count.
+// MAS (paper Eq. 1) fused into the last pass of every block scan (the paper's two and
+// reduce-then-scan, MAX_ALLOWABLE_SIZE in its last down pass): MAS[i] = b - pSumInvalid[i] per
+// block, bit 31 set where the element is kept; MAS[b-1] is the block's kept count.
+// Reduce-then-scan's tree changes shape with the block size (where a segment fits one group), so it
+// runs every block size the compaction accepts.
 import { describe, expect, it } from 'vitest';
 import { readBits } from '../src/adapter.js';
 import type { Engine } from '../src/index.js';
 import { blellochBlockScan } from '../src/scan/blelloch.js';
 import { COUNT_FORMAT, gpuOf } from '../src/internal.js';
 import { hillisSteeleBlockScan } from '../src/scan/hillis-steele.js';
+import { reduceThenScanBlockScan } from '../src/scan/reduce-then-scan.js';
 import { expectSameBits, testEngine } from './support/engine.js';
 import { referenceMaxAllowableSize } from './support/reference.js';
 import { randomKept } from './support/streams.js';
 
 
+const everyBlockSize = [16, 32, 64, 128, 256, 512, 1024, 2048];
+
 describe.each([
-  ['recursive-doubling', hillisSteeleBlockScan],
-  ['blelloch', blellochBlockScan],
-] as const)('%s MAS', (_name, blockScan) => {
-  it.each([16, 256, 2048])('block %i, including padding past the stream end', async (blockSize) => {
+  ['recursive-doubling', hillisSteeleBlockScan, [16, 256, 2048]],
+  ['blelloch', blellochBlockScan, [16, 256, 2048]],
+  ['reduce-then-scan', reduceThenScanBlockScan, everyBlockSize],
+] as const)('%s MAS', (_name, blockScan, blockSizes) => {
+  it.each(blockSizes)('block %i, including padding past the stream end', async (blockSize) => {
     const engine: Engine = await testEngine();
     const gpu = gpuOf(engine);
     const n = 2048 * 5 + 123;

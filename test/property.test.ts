@@ -97,10 +97,14 @@ function makeBits(marked: Uint8Array, type: ElementTypeName, components: 1 | 4, 
 
 type ElementTypeName = 'uint32' | 'int32' | 'float32';
 
+const scratchFloat = new Float32Array(1);
+const scratchWord = new Uint32Array(scratchFloat.buffer);
+
 function decode(word: number, type: ElementTypeName): number {
   if (type === 'uint32') return word;
   if (type === 'int32') return word | 0;
-  return new Float32Array(Uint32Array.of(word).buffer)[0];
+  scratchWord[0] = word; // (one shared buffer: a new one per word made the large cases' reference take seconds)
+  return scratchFloat[0];
 }
 
 /** The CPU's answer for each element: the same predicate, in the element's type (float32 compare). */
@@ -150,11 +154,11 @@ function compactionCase(engine: Engine) {
     type: fc.constantFrom<ElementTypeName>('uint32', 'int32', 'float32'),
     components: fc.constantFrom<1 | 4>(1, 4),
     predicate: fc.constantFrom(...predicates),
-    algorithm: fc.constantFrom('jumping-jack', 'horn', 'horn-global', 'histopyramid', 'auto'),
+    algorithm: fc.constantFrom('jumping-jack', 'horn', 'horn-global', 'histopyramid', 'bitmask', 'auto'),
     concat: fc.constantFrom(...concats),
     output: fc.constantFrom('values', 'indices'),
     blockSize: fc.constantFrom(16, 32, 64, 128, 256, 512, 1024, 2048),
-    scan: fc.constantFrom('recursive-doubling', 'blelloch'),
+    scan: fc.constantFrom('recursive-doubling', 'blelloch', 'reduce-then-scan'),
     radix: fc.constantFrom(2, 4, 8, 16),
     /** Compact the output of a first (keep-all) compaction: the input length then lives on the GPU. */
     chained: fc.boolean(),
@@ -180,17 +184,17 @@ async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void>
       input = all.stream;
     }
     const global = c.algorithm === 'horn-global';
-    const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'histopyramid' | 'auto');
-    const blocks = !global && algorithm !== 'histopyramid';
+    const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'histopyramid' | 'bitmask' | 'auto');
+    const blocks = !global && algorithm !== 'histopyramid' && algorithm !== 'bitmask';
     const result = engine.compact(input, {
       keep: keepOption(c.predicate, c.type),
       algorithm,
       global,
-      // global Horn and the HistoPyramid have no concatenation: leave concat to its default there
+      // global Horn, the HistoPyramid and the bitmask have no concatenation: leave concat to its default there
       concat: blocks ? c.concat : undefined,
       output: c.output as 'values' | 'indices',
       blockSize: c.blockSize,
-      scan: c.scan as 'recursive-doubling' | 'blelloch',
+      scan: c.scan as 'recursive-doubling' | 'blelloch' | 'reduce-then-scan',
       radix: c.radix,
     });
     disposables.push(result);
@@ -199,7 +203,7 @@ async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void>
 
     expect(await result.count(), 'count').toBe(expectedIndices.length);
     const got = await result.read();
-    const ordered = algorithm === 'horn' || algorithm === 'histopyramid';
+    const ordered = algorithm === 'horn' || algorithm === 'histopyramid' || algorithm === 'bitmask';
     if (c.output === 'indices') {
       expect(got).toBeInstanceOf(Uint32Array);
       expectSameBits(ordered ? (got as Uint32Array) : (got as Uint32Array).slice().sort(), expectedIndices, 'indices');
@@ -224,9 +228,9 @@ const scanCase = fc.record({
   seed: fc.integer(),
   type: fc.constantFrom<ElementTypeName>('uint32', 'int32', 'float32'),
   components: fc.constantFrom<1 | 4>(1, 4),
-  algorithm: fc.constantFrom('recursive-doubling', 'blelloch'),
+  algorithm: fc.constantFrom('recursive-doubling', 'blelloch', 'reduce-then-scan'),
   exclusive: fc.boolean(),
-  blockSize: fc.constantFrom(undefined, 16, 64, 256, 2048),
+  blockSize: fc.constantFrom(undefined, 16, 32, 64, 256, 1024, 2048),
   radix: fc.constantFrom(2, 4, 8, 16),
   /** uint32/int32: values up to 2^32 (sums wrap); floats: small integers, so every sum is exact in float32 whatever the order. */
   wide: fc.boolean(),
@@ -241,7 +245,7 @@ async function checkScan(engine: Engine, c: typeof scanCase extends fc.Arbitrary
       : c.type === 'int32' ? Int32Array.from({ length }, () => (c.wide ? next() | 0 : (next() % 201) - 100))
         : Uint32Array.from({ length }, () => (c.wide ? next() : next() % 1000));
   const stream = engine.stream(data, { components: c.components });
-  const scanned = engine.scan(stream, { algorithm: c.algorithm as 'recursive-doubling' | 'blelloch', exclusive: c.exclusive, blockSize: c.blockSize, radix: c.radix });
+  const scanned = engine.scan(stream, { algorithm: c.algorithm as 'recursive-doubling' | 'blelloch' | 'reduce-then-scan', exclusive: c.exclusive, blockSize: c.blockSize, radix: c.radix });
   try {
     const expected = referenceScan(data, { exclusive: c.exclusive, blockSize: c.blockSize, components: c.components });
     expectSameBits(await scanned.read(), expected, 'scan');
@@ -285,8 +289,25 @@ describe('random compactions agree with the CPU reference', () => {
     { n: 3 * 2 ** 20 + 1, layout: 'lone-per-block', density: 0.5, algorithm: 'auto', blockSize: 64, scan: 'recursive-doubling', radix: 2, type: 'int32', components: 1, predicate: 'glsl-index', output: 'values' },
     { n: 2 ** 20 + 1, layout: 'uniform', density: 0.9, algorithm: 'horn-global', blockSize: 256, scan: 'blelloch', radix: 4, type: 'float32', components: 4, predicate: 'greaterThan', output: 'values' },
     { n: 2 ** 21 + 5, layout: 'runs', density: 0.4, algorithm: 'histopyramid', blockSize: 256, scan: 'blelloch', radix: 4, type: 'uint32', components: 1, predicate: 'nonzero', output: 'indices' },
+    { n: 2 ** 21 + 7, layout: 'uniform', density: 0.45, algorithm: 'bitmask', blockSize: 256, scan: 'blelloch', radix: 4, type: 'int32', components: 1, predicate: 'glsl-index', output: 'values' },
+    { n: 2 ** 20 + 33, layout: 'runs', density: 0.5, algorithm: 'bitmask', blockSize: 256, scan: 'blelloch', radix: 4, type: 'float32', components: 4, predicate: 'nonzero', output: 'indices' },
+    { n: 2 ** 21 + 3, layout: 'lone-per-block', density: 0.2, algorithm: 'horn', blockSize: 1024, scan: 'reduce-then-scan', radix: 4, type: 'uint32', components: 1, predicate: 'greaterThan', output: 'values' },
+    { n: 2 ** 21 + 9, layout: 'uniform', density: 0.7, algorithm: 'jumping-jack', blockSize: 32, scan: 'reduce-then-scan', radix: 4, type: 'float32', components: 1, predicate: 'glsl', output: 'indices' },
   ] as const)('large fixed case: $n elements, $layout, $algorithm', { timeout: 300_000 }, async (fixed) => {
     const engine = await testEngine();
     await checkCompaction(engine, { ...fixed, seed: 12345, concat: 'auto', chained: false });
+  });
+
+  // ... and for the scans: reduce-then-scan's tree over 2^21 elements and more (whole and segmented).
+  it.each([
+    { n: 2 ** 21 + 3, type: 'uint32', components: 1, algorithm: 'reduce-then-scan', exclusive: false, blockSize: undefined, wide: true },
+    { n: 3 * 2 ** 20 + 5, type: 'int32', components: 1, algorithm: 'reduce-then-scan', exclusive: true, blockSize: undefined, wide: true },
+    { n: 2 ** 20 + 7, type: 'float32', components: 4, algorithm: 'reduce-then-scan', exclusive: false, blockSize: undefined, wide: false },
+    { n: 2 ** 21 + 1, type: 'uint32', components: 1, algorithm: 'reduce-then-scan', exclusive: true, blockSize: 1024, wide: true },
+    // rows of 4096 (streams past 2^22 are wider than a block): segments of the widest block
+    { n: 2 ** 22 + 5, type: 'uint32', components: 1, algorithm: 'reduce-then-scan', exclusive: true, blockSize: 2048, wide: true },
+  ] as const)('large fixed scan: $n elements, $type×$components, $algorithm, block $blockSize', { timeout: 300_000 }, async (fixed) => {
+    const engine = await testEngine();
+    await checkScan(engine, { ...fixed, seed: 54321, radix: 4 });
   });
 });

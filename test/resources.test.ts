@@ -10,17 +10,17 @@ import { gpuOf } from '../src/internal.js';
 async function mixedWork(engine: Engine, i: number): Promise<void> {
   const data = Uint32Array.from({ length: 3000 + i }, (_, j) => (j * 7 + i) % 5);
   const stream = engine.stream(data);
-  const algorithm = i % 2 === 0 ? 'recursive-doubling' : 'blelloch';
+  const algorithm = (['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const)[i % 3];
   const scanned = engine.scan(stream, { algorithm, exclusive: i % 3 === 0 });
   const result = engine.compact(stream, {
     keep: 'nonzero',
-    algorithm: (['jumping-jack', 'horn'] as const)[i % 2],
-    global: i % 5 === 0 && i % 2 === 1,
+    algorithm: (['jumping-jack', 'horn', 'jumping-jack', 'bitmask'] as const)[i % 4],
+    global: i % 5 === 0 && i % 4 === 1, // Horn only
     blockSize: [16, 256, 2048][i % 3],
     output: i % 4 === 0 ? 'indices' : 'values',
     scan: algorithm,
   });
-  await result.count();
+  expect(await result.count(), `op ${i}`).toBe(data.filter((v) => v !== 0).length);
   result.dispose();
   scanned.dispose();
   stream.dispose();

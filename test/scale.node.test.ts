@@ -1,6 +1,7 @@
 // Counts and scans stay exact past 2^24 elements and past 2^24 kept elements, where float32
-// counting (the paper's float textures) would already be wrong. Node-only to keep the Chromium
-// (SwiftShader) run short; the code path is the same.
+// counting (the paper's float textures) would already be wrong; the bitmask compaction's and
+// reduce-then-scan's results are compared whole. Node-only to keep the Chromium (SwiftShader) run
+// short; the code path is the same.
 import { describe, expect, it } from 'vitest';
 import { expectSameBits, testEngine } from './support/engine.js';
 
@@ -13,10 +14,16 @@ describe('exact past 2^24', () => {
     const expectedCount = n - Math.floor((n - 6) / 64) - 1;
     expect(expectedCount).toBeGreaterThan(2 ** 24);
     const stream = engine.stream(data);
-    for (const algorithm of ['jumping-jack', 'horn', 'histopyramid'] as const) {
+    for (const algorithm of ['jumping-jack', 'horn', 'histopyramid', 'bitmask'] as const) {
       const result = engine.compact(stream, { keep: 'nonzero', algorithm, output: 'indices' });
       expect(await result.count(), algorithm).toBe(expectedCount);
-      if (algorithm !== 'jumping-jack') {
+      if (algorithm === 'bitmask') {
+        // every index, against the CPU: word counts, their scan and the search all past 2^24
+        const indices = (await result.read()) as Uint32Array;
+        const expected = new Uint32Array(expectedCount);
+        for (let i = 0, k = 0; i < n; i++) if (data[i] !== 0) expected[k++] = i;
+        expectSameBits(indices, expected, algorithm);
+      } else if (algorithm !== 'jumping-jack') {
         const indices = (await result.read()) as Uint32Array;
         // spot-check the tail, where float indices would have collapsed: every index past 2^24 present
         for (let k = expectedCount - 5000; k < expectedCount; k++) expect(data[indices[k]]).toBe(indices[k] + 1);
@@ -30,12 +37,18 @@ describe('exact past 2^24', () => {
   it('a global scan of 2^24 + 2^20 + 3 ones ends at exactly n', async () => {
     const engine = await testEngine();
     const stream = engine.stream(new Uint32Array(n).fill(1));
-    for (const algorithm of ['recursive-doubling', 'blelloch'] as const) {
+    for (const algorithm of ['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const) {
       const scanned = engine.scan(stream, { algorithm });
       const got = (await scanned.read()) as Uint32Array;
       expect(got[n - 1]).toBe(n);
       expect(got[2 ** 24]).toBe(2 ** 24 + 1);
       expectSameBits(got.subarray(n - 1000), Uint32Array.from({ length: 1000 }, (_, i) => n - 999 + i));
+      // reduce-then-scan: every element (its group sums and their prefixes pass 2^24 on the way)
+      if (algorithm === 'reduce-then-scan') {
+        let wrong = 0;
+        while (wrong < n && got[wrong] === wrong + 1) wrong++;
+        expect(wrong === n ? 'all n right' : `first wrong at ${wrong}: ${got[wrong]}`, algorithm).toBe('all n right');
+      }
       scanned.dispose();
     }
     stream.dispose();

@@ -3,7 +3,8 @@
 // every algorithm and concatenation path, and through a chained second compaction (whose length
 // is on the GPU). The elements are kept by index ({ glsl } on `index`), so the payloads
 // themselves are what must survive. Predicates that look at a NaN behave as the GLSL expression
-// says. (Exactness past 2^24 elements is test/scale.node.test.ts.)
+// says. Every compaction path: the paper's, the HistoPyramid and the bitmask. (Exactness past 2^24
+// elements is test/scale.node.test.ts.)
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { Engine } from '../src/index.js';
 import { expectSameBits, testEngine } from './support/engine.js';
@@ -70,7 +71,13 @@ const paths = [
   { algorithm: 'jumping-jack', global: false },
   { algorithm: 'auto', global: false },
   { algorithm: 'histopyramid', global: false },
+  { algorithm: 'bitmask', global: false },
 ] as const;
+
+/** The paths that keep input order (compared exactly; the others as multisets). */
+const keepsOrder = (algorithm: string) => algorithm === 'horn' || algorithm === 'histopyramid' || algorithm === 'bitmask';
+/** The paths without blocks have no concatenation. */
+const noBlocks = (path: (typeof paths)[number]) => path.global || path.algorithm === 'histopyramid' || path.algorithm === 'bitmask';
 
 function concatModes(engine: Engine) {
   return engine.caps.transformFeedback ? (['vertex-fetch', 'transform-feedback'] as const) : (['vertex-fetch'] as const);
@@ -91,7 +98,7 @@ describe('special float bit patterns pass through compaction bit-exactly', () =>
     const expected = keptBits(bits, components, (i) => i % 3 !== 1);
     for (const path of paths) {
       // the paths without blocks have no concatenation: run them once
-      for (const concat of path.global || path.algorithm === 'histopyramid' ? (['vertex-fetch'] as const) : concatModes(engine)) {
+      for (const concat of noBlocks(path) ? (['vertex-fetch'] as const) : concatModes(engine)) {
         const label = `${type}×${components} ${path.algorithm}${path.global ? ' global' : ''} ${concat}`;
         const result = engine.compact(stream, { keep, algorithm: path.algorithm, global: path.global, concat, blockSize: 256 });
         try {
@@ -99,7 +106,7 @@ describe('special float bit patterns pass through compaction bit-exactly', () =>
           const got = await result.read();
           expect(got.constructor, label).toBe(stream.type === 'float32' ? Float32Array : stream.type === 'int32' ? Int32Array : Uint32Array);
           const gotBits = bitsOf(got);
-          if (path.algorithm === 'horn' || path.algorithm === 'histopyramid') expectSameBits(gotBits, expected, label);
+          if (keepsOrder(path.algorithm)) expectSameBits(gotBits, expected, label);
           else expectSameBits(sortedElements(gotBits, components), sortedElements(expected, components), label);
           // chained: the output (length still on the GPU for a fresh result) compacted again keeps every bit
           const again = engine.compact(result.stream, { keep: { glsl: 'return true;' }, algorithm: 'horn' });
@@ -120,7 +127,7 @@ describe('special float bit patterns pass through compaction bit-exactly', () =>
     const bits = Uint32Array.from({ length: count }, (_, i) => ((i & 1 ? 0xff800000 : 0x7f800000) | (((i * 2654435761) >>> 9) & 0x7fffff) | 1) >>> 0);
     expect(bits.every(isNaNBits)).toBe(true);
     const stream = engine.stream(new Float32Array(bits.buffer.slice(0)));
-    for (const algorithm of ['horn', 'jumping-jack', 'histopyramid'] as const) {
+    for (const algorithm of ['horn', 'jumping-jack', 'histopyramid', 'bitmask'] as const) {
       const result = engine.compact(stream, { keep: { glsl: 'return (index & 4u) == 0u;' }, algorithm, blockSize: 2048 });
       const expected = keptBits(bits, 1, (i) => (i & 4) === 0);
       const got = bitsOf(await result.read());
@@ -157,7 +164,7 @@ describe('predicates on NaN behave as the GLSL expression says', () => {
       const expected = keptBits(bits, 1, (i) => kept(bits[i]));
       expect(await result.count(), label).toBe(expected.length);
       const got = bitsOf(await result.read());
-      if (path.algorithm === 'horn') expectSameBits(got, expected, label);
+      if (keepsOrder(path.algorithm)) expectSameBits(got, expected, label);
       else expectSameBits(got.slice().sort(), expected.slice().sort(), label);
       result.dispose();
     }

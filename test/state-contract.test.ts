@@ -8,8 +8,9 @@
 //
 // A sequence is 3–8 calls among: createEngine (its probe; caps must equal those made at the defaults;
 // sometimes with no texture pool), engine.stream (float32/uint32/int32, 1 or 4 components, 0..4097
-// elements), engine.scan (algorithm, radix, exclusive, blockSize), engine.compact (Jumping Jack, Horn,
-// auto, global Horn; every concatenation engine.caps allows; values or indices; nonzero / lessEqual /
+// elements), engine.scan (recursive doubling, Blelloch or reduce-then-scan; radix, exclusive,
+// blockSize), engine.compact (Jumping Jack, Horn, auto, global Horn, the HistoPyramid, the bitmask;
+// every block scan; every concatenation engine.caps allows; values or indices; nonzero / lessEqual /
 // greaterThan), result.count(), result.read() / stream.read(), engine.finish(), engine.gpuTime(run),
 // stream / result dispose, engine.dispose(); calls use earlier calls' outputs (scans and compactions
 // of compaction outputs whose length is still on the GPU, too). Each call gets a random subset of the
@@ -244,7 +245,7 @@ interface Model {
 const callKinds = ['createEngine', 'stream', 'scan', 'compact', 'count', 'read', 'finish', 'gpuTime', 'disposeStream', 'disposeEngine'] as const;
 type CallKind = (typeof callKinds)[number];
 
-const scanAlgorithms = ['recursive-doubling', 'blelloch'] as const;
+const scanAlgorithms = ['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const;
 const blockSizes = [16, 32, 64, 128, 256, 512, 1024, 2048] as const;
 const radices = [2, 4, 8, 16] as const;
 
@@ -297,7 +298,7 @@ const callArbitrary = (items: AppStateItem[]) =>
     scanBlockSize: fc.option(fc.constantFrom(...blockSizes), { nil: undefined }),
     radix: fc.constantFrom(...radices),
     // compact
-    algorithm: fc.constantFrom('jumping-jack', 'horn', 'auto', 'horn-global'),
+    algorithm: fc.constantFrom('jumping-jack', 'horn', 'auto', 'horn-global', 'histopyramid', 'bitmask'),
     concat: fc.constantFrom('vertex-fetch', 'transform-feedback', 'auto'),
     output: fc.constantFrom<'values' | 'indices'>('values', 'indices'),
     keep: fc.oneof(
@@ -394,13 +395,14 @@ async function runKind(f: Fixture, model: Model, c: Call, log: Log, kind: CallKi
     case 'compact': {
       const input = pickFrom(known);
       const global = c.algorithm === 'horn-global';
-      const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'auto');
+      const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'auto' | 'histopyramid' | 'bitmask');
+      const blocks = !global && algorithm !== 'histopyramid' && algorithm !== 'bitmask';
       const concat = !input.owner.engine.caps.transformFeedback && c.concat === 'transform-feedback' ? 'vertex-fetch' : c.concat;
       const options: CompactOptions = {
         keep: c.keep,
         algorithm,
         global,
-        concat: global ? undefined : (concat as CompactOptions['concat']),
+        concat: blocks ? (concat as CompactOptions['concat']) : undefined,
         output: c.output,
         blockSize: c.blockSize,
         scan: c.innerScan,
@@ -408,7 +410,7 @@ async function runKind(f: Fixture, model: Model, c: Call, log: Log, kind: CallKi
       };
       const result = input.owner.engine.compact(input.stream, options);
       const positions = keptPositions(input.words!, input.type, input.components, c.keep);
-      const ordered = algorithm === 'horn';
+      const ordered = algorithm === 'horn' || algorithm === 'histopyramid' || algorithm === 'bitmask';
       const indices = c.output === 'indices';
       const expected = indices ? Uint32Array.from(positions) : gather(input.words!, input.components, positions);
       const type = indices ? 'uint32' : input.type;
@@ -559,8 +561,9 @@ async function runSequence(f: Fixture, calls: Call[]): Promise<void> {
 
 
 /**
- * A fixed workload for the focused tests: an upload, a scan, compactions (Jumping Jack with
- * transform-feedback or vertex-fetch concatenation, Horn, global Horn), counts and reads, each exact.
+ * A fixed workload for the focused tests: an upload, scans (Blelloch segmented, reduce-then-scan),
+ * compactions (Jumping Jack with transform-feedback or vertex-fetch concatenation, Horn, global Horn,
+ * the bitmask, Horn with reduce-then-scan in its blocks), counts and reads, each exact.
  */
 async function workload(engine: Engine, tag: number): Promise<void> {
   const n = 777;
@@ -573,6 +576,9 @@ async function workload(engine: Engine, tag: number): Promise<void> {
     const scanned = engine.scan(a, { exclusive: true, blockSize: 64 });
     disposables.push(scanned);
     expectWords(wordsOf(await scanned.read()), wordsOf(referenceScan(new Int32Array(ints.buffer), { exclusive: true, blockSize: 64 })), 'segmented scan');
+    const tree = engine.scan(a, { algorithm: 'reduce-then-scan' });
+    disposables.push(tree);
+    expectWords(wordsOf(await tree.read()), wordsOf(referenceScan(new Int32Array(ints.buffer))), 'reduce-then-scan');
     const concat = engine.caps.transformFeedback ? 'transform-feedback' : 'vertex-fetch';
     const int32 = [a, ints, 'int32', 1] as const;
     const float4 = [b, floats, 'float32', 4] as const;
@@ -580,6 +586,8 @@ async function workload(engine: Engine, tag: number): Promise<void> {
       [{ keep: 'nonzero', algorithm: 'jumping-jack', concat, blockSize: 32 }, false, float4],
       [{ keep: { greaterThan: 0.5 }, algorithm: 'horn', concat: 'vertex-fetch', output: 'indices' }, true, int32],
       [{ keep: { lessEqual: 3 }, algorithm: 'horn', global: true }, true, float4],
+      [{ keep: { greaterThan: -2 }, algorithm: 'bitmask', output: 'indices' }, true, int32],
+      [{ keep: 'nonzero', algorithm: 'horn', scan: 'reduce-then-scan', blockSize: 128 }, true, float4],
     ] as const) {
       {
         const result = engine.compact(input as Stream, options as CompactOptions);
