@@ -32,12 +32,12 @@ void main() {
 #else
   uvec4 sum = texelFetch(u_groupPrefix, texelOf(group, uint(u_prefixWidthLog2)), 0);
 #endif
-  // Groups lie inside one row (as in tree-scan-reduce.frag). All GROUP_SIZE - 1 fetches are issued
-  // unconditionally (they stay in the row: the group's start plus k < GROUP_SIZE - 1) so their
-  // latencies overlap; the select keeps the entries before this one, in order.
+  // Groups lie inside one row (as in tree-scan-reduce.frag), or cover a whole one-row level. All
+  // GROUP_SIZE - 1 fetches are issued unconditionally, clamped to this texel so they stay in the
+  // texture, and their latencies overlap; the select keeps the entries before this one, in order.
   ivec2 start = ivec2(texel.x - int(i % uint(GROUP_SIZE)), texel.y);
   for (int k = 0; k < GROUP_SIZE - 1; ++k) {
-    uvec4 entry = scanInput(u_below, start + ivec2(k, 0));
+    uvec4 entry = scanInput(u_below, ivec2(min(start.x + k, texel.x), texel.y));
     sum = start.x + k < texel.x ? addValues(sum, entry) : sum;
   }
 #ifndef EXCLUSIVE

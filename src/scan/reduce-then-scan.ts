@@ -56,7 +56,6 @@ interface Level {
   widthLog2: number;
 }
 
-const ceilLog2 = (n: number) => (n <= 1 ? 0 : 32 - Math.clz32(n - 1));
 
 /** Scans all width × height texels of `input` in row-major order into a new target of the same size. */
 export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): RenderTarget {
@@ -99,7 +98,10 @@ export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeSca
       const fanIn = depth === 0 ? shape.bottomFanIn : shape.fanIn;
       const fanInLog2 = log2Exact(fanIn);
       if (segmentLog2 <= fanInLog2 || level.count <= shape.topEntries) {
-        return down(undefined, Math.min(segmentLog2, ceilLog2(level.count)));
+        // One pass with the whole segment, or the whole (short) level, as the group. The group size is
+        // a compile-time constant: topEntries for a whole level whatever its count (the loop
+        // skips what lies past the fragment), so streams of changing lengths reuse one program.
+        return down(undefined, Math.min(segmentLog2, log2Exact(shape.topEntries)));
       }
       // Sum groups of fanIn into the level above, scan that one (exclusive), then come back down.
       // Levels above the input are at most 2048 wide, so their height stays far under any texture
