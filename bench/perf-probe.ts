@@ -1,7 +1,7 @@
 // A quick matrix of timings for tuning (not the benchmark CLI): one copy pass as the yardstick,
 // scans and compactions at 2^24 (or --log2n) with each scan algorithm/radix, block size and search.
 // Usage: node bench/build-probe.mjs && node bench/tmp/perf-probe.mjs [--log2n 24] [--repeats 5]
-//          [--density-only | --concat-only | --new-only] [--block-sizes]   (--help; no display: scripts/with-display.sh)
+//          [--density-only | --concat-only | --new-only | --ratios] [--block-sizes]   (--help; no display: scripts/with-display.sh)
 import { parseArgs } from 'node:util';
 import { createEngine, type Engine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
@@ -43,7 +43,7 @@ void main() {
 
 const usage =
   'usage: node bench/build-probe.mjs && node bench/tmp/perf-probe.mjs [--log2n 24] [--repeats 5] ' +
-  '[--density-only | --concat-only | --new-only] [--block-sizes]   (without a display: bash scripts/with-display.sh node bench/tmp/perf-probe.mjs ...)';
+  '[--density-only | --concat-only | --new-only | --ratios] [--block-sizes]   (without a display: bash scripts/with-display.sh node bench/tmp/perf-probe.mjs ...)';
 
 function parseFlags() {
   try {
@@ -55,6 +55,7 @@ function parseFlags() {
         'concat-only': { type: 'boolean', default: false },
         'block-sizes': { type: 'boolean', default: false },
         'new-only': { type: 'boolean', default: false },
+        ratios: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -141,6 +142,41 @@ async function copyYardsticks(): Promise<void> {
   report('copy pass, 32 elements per fragment, 8 attachments (yardstick)', await median(engine, () => gpu.pass(wide, { framebuffer, width: 256, height }, { u_source: source.texture })));
   gl.deleteFramebuffer(framebuffer);
   for (const t of [source, ...outs]) t.free();
+}
+
+if (parsed.ratios) {
+  // Issue 13's CPU-renderer targets are in copy passes of the same run: each operation's median
+  // divided by the median of one R32UI copy pass over the stream, measured interleaved.
+  const gpu = gpuOf(engine);
+  const target = gpu.target(stream.layout.width, stream.layout.height);
+  const copy = gpu.program({ name: 'copy', fragment: copyPass });
+  const operations: [string, () => Promise<void> | void][] = [
+    ['copy pass (yardstick)', () => gpu.pass(copy, target, { u_source: stream.texture })],
+    ['scan, default', () => engine.scan(countStream).dispose()],
+    ['scan, blelloch', () => engine.scan(countStream, { algorithm: 'blelloch' }).dispose()],
+    ['scan, reduce-then-scan', () => engine.scan(countStream, { algorithm: 'reduce-then-scan' }).dispose()],
+    ['compact 50 %, auto (default)', async () => { const r = engine.compact(stream, { keep: { lessEqual: 0.5 } }); await r.count(); r.dispose(); }],
+    ['compact 50 %, per-block hybrid', async () => { const r = engine.compact(stream, { keep: { lessEqual: 0.5 }, blockSize: 256 }); await r.count(); r.dispose(); }],
+  ];
+  const times = new Map<string, number[]>(operations.map(([name]) => [name, []]));
+  for (const [, run] of operations) await run(); // warm-up: compile everything first
+  await engine.finish();
+  for (let i = 0; i < repeats; i++) {
+    for (const [name, run] of operations) {
+      const start = performance.now();
+      await run();
+      await engine.finish();
+      times.get(name)!.push(performance.now() - start);
+    }
+  }
+  const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const copyMs = medianOf(times.get('copy pass (yardstick)')!);
+  for (const [name] of operations) {
+    const ms = medianOf(times.get(name)!);
+    report(name, ms, `${(ms / copyMs).toFixed(2)} copy passes`);
+  }
+  target.free();
+  process.exit(0);
 }
 
 if (parsed['new-only']) {
