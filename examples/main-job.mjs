@@ -1,7 +1,8 @@
 // The main job (`npm start`): a headless end-to-end run through the built package. It scans a 2^20
-// stream with both algorithms and compacts a 2^22 stream of uniform [0,1) values (keep x <= p, p =
+// stream with each algorithm and compacts a 2^22 stream of uniform [0,1) values (keep x <= p, p =
 // 0.2 / 0.5 / 0.8, the 2017 paper's selection benchmark) with Jumping Jack, Horn per block, Horn
-// over the whole stream, the HistoPyramid and auto; verifies every result against the CPU and explains what it printed.
+// over the whole stream, the HistoPyramid, the bitmask, the block hybrid and auto; verifies every
+// result against the CPU and explains what it printed.
 import cliProgress from 'cli-progress';
 import { createEngine } from 'glcompact';
 import { createHeadlessContext, destroyHeadlessContext, headlessRenderer } from 'glcompact/node';
@@ -10,12 +11,14 @@ import { summarize } from '../bench/lib/stats.mjs';
 import { table } from '../bench/lib/summary.mjs';
 
 const repeats = 5;
-const scanAlgorithms = ['recursive-doubling', 'blelloch'];
+const scanAlgorithms = ['recursive-doubling', 'blelloch', 'reduce-then-scan'];
 const compactions = [
   ['jumping-jack', { algorithm: 'jumping-jack' }],
   ['horn (block)', { algorithm: 'horn' }],
   ['horn (global)', { algorithm: 'horn', global: true }],
   ['histopyramid', { algorithm: 'histopyramid' }],
+  ['bitmask', { algorithm: 'bitmask' }],
+  ['hybrid (auto + blockSize)', { algorithm: 'auto', blockSize: 256 }],
   ['auto', { algorithm: 'auto' }],
 ];
 const thresholds = [0.2, 0.5, 0.8];
@@ -114,7 +117,8 @@ const sections = [];
       const result = engine.compact(stream, { keep, ...options });
       const count = await result.count();
       const got = await result.read();
-      const ordered = options.algorithm === 'horn' || options.algorithm === 'histopyramid'; // jumping-jack and auto keep no order
+      // Jumping Jack and the block hybrid keep no order; the others do (auto runs the bitmask).
+      const ordered = !(options.algorithm === 'jumping-jack' || options.blockSize !== undefined);
       const compareTo = ordered ? expected : sortedExpected;
       const values = ordered ? got : got.slice().sort();
       const ok = count === expected.length && values.every((v, i) => v === compareTo[i]);
@@ -142,10 +146,12 @@ console.log(`What the columns mean:
   median ms   wall time of one call including a one-texel sync (the GPU has finished), median of ${repeats} runs
   passes      draw calls the call issued (full-screen passes, concatenation lines, transform-feedback captures)
   fragments/elem  fragments shaded by full-screen passes per element (Blelloch's work-efficient tree: ~4 for a
-              whole-stream scan, against log_radix(n) rounds over every element for recursive doubling)
+              whole-stream scan, against log_radix(n) rounds over every element for recursive doubling;
+              reduce-then-scan ~1.2, each fragment summing up to 8-64 elements)
   kept        elements kept (read back from the GPU)
   path        the path taken: algorithm · how the blocks were joined · the scan inside blocks and the block size
-                hybrid = what 'auto' runs (Jumping Jack or Horn per block, by its kept count)
+                bitmask = what 'auto' runs: keep flags 32 to a word, a scan of their counts, a search per output (no blocks)
+                hybrid = what 'auto' runs when given block options (Jumping Jack or Horn per block, by its kept count)
                 horn-global = Horn's binary search over the whole stream (no blocks, no joining)
                 histopyramid = a 1D HistoPyramid: sums of 4, 16, 64, ... flags, descended per output (no blocks)
                 vertex-fetch / transform-feedback = where the joining lines' endpoints come from
