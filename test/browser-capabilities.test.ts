@@ -28,7 +28,7 @@ describe('GPU timer', () => {
       expect(ms).toBeUndefined();
     }
     expect((await scanned!.read())[65535]).toBe(65536);
-    expect(engine.lastScanStats).toMatchObject({ algorithm: 'blelloch', radix: undefined, blockSize: undefined, exclusive: false });
+    expect(engine.lastScanStats).toMatchObject({ algorithm: 'reduce-then-scan', radix: undefined, blockSize: undefined, exclusive: false });
     scanned!.dispose();
     stream.dispose();
   });

@@ -248,3 +248,26 @@ describe('pass economy', () => {
     expect(Math.max(...perElement) - Math.min(...perElement)).toBeLessThan(0.1);
   });
 });
+
+describe('the default scan', () => {
+  // scan/algorithms.ts#defaultScan: the fastest measured on the H200 (reduce-then-scan up to 2^21
+  // texels, Blelloch above; in blocks, recursive doubling for blocks of 16, else Blelloch).
+  it('is reduce-then-scan up to 2^21 texels, Blelloch above, and the block rule inside blocks; each exact', async () => {
+    const engine = await testEngine();
+    for (const [n, blockSize, algorithm] of [
+      [5000, undefined, 'reduce-then-scan'],
+      [2 ** 21, undefined, 'reduce-then-scan'],
+      [2 ** 21 + 1, undefined, 'blelloch'],
+      [5000, 16, 'recursive-doubling'],
+      [5000, 256, 'blelloch'],
+    ] as const) {
+      const data = new Uint32Array(n).map((_, i) => (i * 7) & 15);
+      const stream = engine.stream(data);
+      const scanned = engine.scan(stream, { blockSize });
+      expect(engine.lastScanStats!.algorithm, `${n} elements, block ${blockSize}`).toBe(algorithm);
+      expectSameBits(await scanned.read(), referenceScan(data, { blockSize }));
+      scanned.dispose();
+      stream.dispose();
+    }
+  });
+});
