@@ -298,7 +298,7 @@ describe('demo pages (vite preview + Chromium)', () => {
     expect(results.n).toBe(2 ** 14);
     expect(results.renderer).toMatch(/SwiftShader/);
     const values = uniformValues(results.n);
-    for (const algorithm of ['jumping-jack', 'horn', 'auto']) {
+    for (const algorithm of ['jumping-jack', 'horn', 'bitmask', 'auto']) {
       for (const d of densities) {
         const point = results.sweep.find((p) => p.algorithm === algorithm && p.invalidDensity === d);
         expect(point, `${algorithm} at ${d}`).toBeDefined();
@@ -309,7 +309,7 @@ describe('demo pages (vite preview + Chromium)', () => {
         expect(point!.path).toBe(algorithm === 'auto' ? 'hybrid' : algorithm);
       }
     }
-    expect(results.sweep).toHaveLength(33);
+    expect(results.sweep).toHaveLength(44);
     expect(results.tfBackend).toBe('webgl');
     const implementations = results.peers.map((p) => `${p.operation}: ${p.implementation}`);
     for (const expected of ['scan: tf.cumsum (tfjs WebGL)', 'scan: engine.scan (recursive-doubling)', 'scan: engine.scan (reduce-then-scan)', 'scan: JS loop (Float32Array)',
@@ -318,9 +318,9 @@ describe('demo pages (vite preview + Chromium)', () => {
     }
     expect(results.peers).toHaveLength(14);
     expect(results.peers.filter((p) => !p.verified)).toEqual([]);
-    // the page shows it: 11 table rows with three ✓ each, a drawn chart, no ✗ anywhere
+    // the page shows it: 11 table rows with four ✓ each, a drawn chart, no ✗ anywhere
     expect(await opened.page.$$eval('#sweep tr', (rows) => rows.length)).toBe(12);
-    expect(await opened.page.$$eval('#sweep .tick.ok', (ticks) => ticks.length)).toBe(33);
+    expect(await opened.page.$$eval('#sweep .tick.ok', (ticks) => ticks.length)).toBe(44);
     expect(await opened.page.textContent('body')).not.toContain('✗');
     expect(await opened.page.textContent('#status')).toMatch(/all checked against the CPU/);
     const chartDrawn = await opened.page.$eval('#chart', (canvas) => (canvas as HTMLCanvasElement).width > 0 && (canvas as HTMLCanvasElement).toDataURL().length > 10_000);
