@@ -27,10 +27,11 @@ export interface TreeShape {
 }
 
 /**
- * Measured on the H200 (egl, per call in batches of 10; bench/results/probes/egl-new-*-2026-11-22.txt):
- * 2^16 0.28 ms, 2^20 0.75, 2^22 2.25, 2^24 7.4 (Blelloch: 0.74, 1.38, 1.48, 5.28). A wider bottom
- * fan-in (16, 32) or top (1024) moved these by under 10 %; a fan-in of 32 per fragment reading its own
- * 32 texels ran ~5x slower than 8 (every fetch costs, and wide per-fragment strides cost more).
+ * Measured on the H200 (egl, per call in batches of 10; bench/results/probes/tuning-run5-egl-new-*.txt):
+ * 2^16 0.28 ms, 2^20 0.75, 2^22 2.25, 2^24 7.4 (Blelloch: 0.74, 1.38, 1.48, 5.28). Bottom fan-in 16
+ * or a top of 1024 moved these by under 10 %; bottom 32 with fan-in 32 and a top of 512 was 15 %
+ * faster at 2^24 but 37 % slower at 2^20, where this scan is the default. Loops of dynamic length
+ * (each fetch waiting for the one before) had made it 1.5-2x slower (tuning-run1).
  */
 export const TREE_SHAPE: TreeShape = { bottomFanIn: 8, fanIn: 64, topEntries: 256 };
 
@@ -55,7 +56,6 @@ interface Level {
   count: number;
   widthLog2: number;
 }
-
 
 /** Scans all width × height texels of `input` in row-major order into a new target of the same size. */
 export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): RenderTarget {
