@@ -4,10 +4,12 @@
 //    32w + k kept): a 32nd of the texels the paper's flags take;
 // 2. a reduce-then-scan (scan/reduce-then-scan.ts) over the words' bit counts gives each word's
 //    inclusive kept count, whose last entry is the total (copied into the result's count texel);
-// 3. glsl/bitmask-gather.frag writes output element j: a binary search over those counts finds the
-//    word holding the kept element of rank j, a select within the word finds the element.
-// The output pass is drawn over the rows holding kept elements only (kept-rows.vert); 2^24
-// elements take 8 passes, 2^16 take 6.
+// 3. glsl/bitmask-directory.frag notes the word holding every 32nd kept element (a binary search
+//    each), then glsl/bitmask-gather.frag writes output element j: from its directory entry a short
+//    gallop and search over the counts find the word holding the kept element of rank j, a select
+//    within the word finds the element.
+// Both are drawn over the rows holding kept elements only (kept-rows.vert). Passes: 12 at 2^24, 10
+// at 2^22, 6 at 2^16 (small streams skip the packing and the directory, below).
 import bitmaskGather from '../../glsl/bitmask-gather.frag';
 import bitmaskDirectory from '../../glsl/bitmask-directory.frag';
 import bitmaskPackWords from '../../glsl/bitmask-pack-words.frag';
@@ -22,9 +24,10 @@ import type { CompactionDriver } from './plan.js';
 
 /**
  * directoryShift: one directory entry per 2^directoryShift kept elements (H200, 2^24: 2^5 beat 2^4
- * and 2^6 by 1-10 %). Streams of at most directWordsUpTo words skip the directory and the
- * word-packing pass (a pass costs ~20-50 µs to issue; the searches and the wide keep pass are
- * short there). TODO(measure) directWordsUpTo.
+ * and 2^6 by 1-10 %). Streams of at most directWordsUpTo words (2^18 elements) write whole words in
+ * the keep pass and search all words without a directory: two passes fewer, each ~20-50 µs to
+ * issue (H200 egl, 2^16 per call: 0.33-0.45 ms with 6 passes against 0.44-0.62 with 8; probes
+ * egl-after-16, egl-gallop-16).
  */
 export const BITMASK_SHAPE = { directoryShift: 5, directWordsUpTo: 2 ** 13 };
 
