@@ -39,7 +39,11 @@ export interface StreamOptions {
 
 /** Options of `engine.scan(stream, options)`; every one may be left out or `undefined` (its default). */
 export interface ScanOptions {
-  /** Default: 'blelloch', except 'recursive-doubling' for segmented scans with blockSize 16. */
+  /**
+   * Default: over the whole stream, 'reduce-then-scan' for streams of at most 2^21 texels
+   * (`stream.layout.capacity`) and 'blelloch' above; segmented scans 'blelloch', except
+   * 'recursive-doubling' for blockSize 16 (the fastest measured on an H200; README "Performance").
+   */
   algorithm?: ScanAlgorithm | undefined;
   /** Exclusive scan (element i gets the sum of the elements before it) instead of inclusive. Default false. */
   exclusive?: boolean | undefined;
