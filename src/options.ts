@@ -68,15 +68,15 @@ export interface CompactOptions {
    * the paper's block pipeline with Jumping Jack or Horn per block ('hybrid'). README "Choosing an algorithm".
    */
   algorithm?: RequestedAlgorithm | undefined;
-  /** Power of two, 16..2048. Default 256. */
+  /** Elements per block of the block algorithms: power of two, 16..2048. Default 256. Given with 'auto', selects the block hybrid. */
   blockSize?: number | undefined;
   /** Horn only: search the whole stream's prefix sum (Horn 2005: no blocks, no concatenation). */
   global?: boolean | undefined;
-  /** How the compacted blocks are joined (see {@link ConcatMode}). Default 'auto', which takes 'vertex-fetch' (measured faster); 'transform-feedback' needs `engine.caps.transformFeedback`. */
+  /** How the compacted blocks are joined (see {@link ConcatMode}). Default 'auto', which takes 'vertex-fetch' (measured faster); 'transform-feedback' needs `engine.caps.transformFeedback`. Given with 'auto', selects the block hybrid. */
   concat?: ConcatMode | 'auto' | undefined;
   /** 'values' (default): the kept elements; 'indices': their positions in the input, as a `Uint32Array` stream. */
   output?: 'values' | 'indices' | undefined;
-  /** Scan used inside the blocks. Default: 'recursive-doubling' for block size 16, else 'blelloch'. */
+  /** Scan used inside the blocks. Default: 'recursive-doubling' for block size 16, else 'blelloch'. Given with 'auto', selects the block hybrid. */
   scan?: ScanAlgorithm | undefined;
   /** Radix of the recursive-doubling scans (see ScanOptions.radix). */
   radix?: number | undefined;
