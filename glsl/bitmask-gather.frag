@@ -2,9 +2,9 @@
 // Output side of the bitmask compaction (src/compact/bitmask.ts): output element j is the kept
 // element of rank j. The directory gives the word holding rank j rounded down to a multiple of
 // 2^DIRECTORY_SHIFT; a short gallop and search from there find j's word (without DIRECTORY, for few
-// words, a binary search over all of them), selectBit its bit. Words are in input order and bits in element order, so the output keeps the
-// input's order. Drawn over the rows that hold kept elements only (kept-rows.vert); positions past
-// the count in the last row write 0.
+// words, a binary search over all of them), selectBit its bit. Words are in input order and bits
+// in element order, so the output keeps the input's order. Drawn over the rows that hold kept
+// elements only (kept-rows.vert); positions past the count in the last row write 0.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
