@@ -16,10 +16,12 @@ precision highp usampler2D;
 #include "max-allowable-size.glsl"
 
 uniform usampler2D u_below;        // this level's entries
-uniform usampler2D u_groupPrefix;  // exclusive prefix of each group (unused with NO_PARENT)
 uniform int u_count;               // entries of this level; the texels past it are written 0
 uniform int u_widthLog2;           // this level's layout (input and output share it)
+#ifndef NO_PARENT
+uniform usampler2D u_groupPrefix;  // exclusive prefix of each group (the level above)
 uniform int u_prefixWidthLog2;
+#endif
 out uvec4 outValue;
 
 void main() {

@@ -92,6 +92,19 @@ export class Gpu {
     return this.programs.get({ vertex: fullscreenVertex, ...request });
   }
 
+  /**
+   * Sets every texel of `target` to 0: the padding of compaction outputs whose passes draw only
+   * where kept elements land. Like a draw, it relies on the state the guard sets (scissor test off,
+   * colour mask all, rasterizer discard off) and leaves the framebuffer binding to the guard.
+   */
+  clearToZero(target: DrawTarget): void {
+    this.guard.run(() => {
+      const gl = this.gl;
+      gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+      gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array(4));
+    });
+  }
+
   /** Runs one fragment pass over every texel of `output`. */
   pass(program: Program, output: DrawTarget, uniforms: Uniforms): void {
     this.draw({ program, target: output, uniforms, primitive: 'fullscreen' });

@@ -45,7 +45,6 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
     fragment: bitmaskGather,
     defines: { OUTPUT_INDICES: plan.outputIndices, DIRECTORY: !direct, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
   });
-  const directory = compactLayoutFor(Math.ceil(layout.capacity / 2 ** DIRECTORY_SHIFT), plan.maxTextureSize);
   return gpu.scope((scope) => {
     const flagTarget = scope.target(flags.width, flags.height);
     keepFlagsPass(gpu, stream, plan.keep, keepProgram, flagTarget, { u_flagsWidthLog2: flags.widthLog2 });
@@ -70,6 +69,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
     let directoryUniforms = {};
     if (!direct) {
       // Only the entries for ranks below the count are drawn (kept-rows.vert, COUNT_SHIFT).
+      const directory = compactLayoutFor(Math.ceil(layout.capacity / 2 ** DIRECTORY_SHIFT), plan.maxTextureSize);
       const directoryTarget = scope.target(directory.width, directory.height);
       const directoryProgram = gpu.program({
         name: 'kept-rows.vert+bitmask-directory.frag',
@@ -82,9 +82,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
     }
     const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
     // Padding past the count must read 0: clear, then draw only the rows holding kept elements.
-    const gl = gpu.gl;
-    gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
-    gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array(4));
+    gpu.clearToZero(output);
     gpu.pass(gather, output, {
       u_top: count.texture,
       u_height: layout.height,

@@ -59,10 +59,8 @@ export interface LineShading {
 
 /** @internal */
 export function concatenateBlocks(gpu: Gpu, mode: ConcatMode, input: ConcatInput, output: RenderTarget): void {
-  const gl = gpu.gl;
-  gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
   // Texels past the kept count are padding and must read as zero for later passes.
-  gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array(4));
+  gpu.clearToZero(output);
   drawBlockLines(gpu, mode, input, output, {
     name: 'block-lines.frag',
     source: blockLines,

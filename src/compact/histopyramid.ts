@@ -75,9 +75,7 @@ export function histopyramidWithShape({ fanout, topEntries }: HistopyramidShape)
       const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
       // Padding past the count must read 0: clear, then traverse only the rows holding kept elements
       // (kept-rows.vert; the stats count the whole target, an upper bound).
-      const gl = gpu.gl;
-      gl.bindFramebuffer(gl.FRAMEBUFFER, output.framebuffer);
-      gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array(4));
+      gpu.clearToZero(output);
       gpu.pass(descend, output, {
         u_top: count.texture,
         u_height: layout.height,

@@ -16,7 +16,7 @@ import type { RenderTarget } from '../render-target.js';
 import { COUNT_FORMAT } from '../texel-format.js';
 import type { BlockScan, BlockScanInput } from './block-scan.js';
 
-/** How the tree is shaped (the defaults below; other shapes are for measuring). */
+/** How the tree is shaped. */
 export interface TreeShape {
   /** Elements summed per fragment by the first reduce (over the input), a power of two. */
   bottomFanIn: number;
@@ -33,7 +33,7 @@ export interface TreeShape {
  * faster at 2^24 but 37 % slower at 2^20, where this scan is the default. Loops of dynamic length
  * (each fetch waiting for the one before) had made it 1.5-2x slower (tuning-run1).
  */
-export const TREE_SHAPE: TreeShape = { bottomFanIn: 8, fanIn: 64, topEntries: 256 };
+export const TREE_SHAPE: Readonly<TreeShape> = { bottomFanIn: 8, fanIn: 64, topEntries: 256 };
 
 /** A segment covering the whole stream. */
 export const WHOLE_STREAM = 32;
@@ -47,7 +47,6 @@ export interface TreeScanOptions {
   maxAllowableSize?: boolean;
   /** The input holds keep flags packed 32 to a word; each word counts as its set bits (R32UI result). */
   popcountInput?: boolean;
-  shape?: TreeShape;
 }
 
 /** One level of the tree: its entries in a row-major texture of power-of-two width. */
@@ -59,7 +58,7 @@ interface Level {
 
 /** Scans all width × height texels of `input` in row-major order into a new target of the same size. */
 export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): RenderTarget {
-  const shape = options.shape ?? TREE_SHAPE;
+  const shape = TREE_SHAPE;
   const format = options.popcountInput ? COUNT_FORMAT : input.format;
 
   return gpu.scope((scope) => {
@@ -86,11 +85,10 @@ export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeSca
         });
         gpu.pass(program, output, {
           u_below: level.texture,
-          u_invalidFlags: level.texture,
-          u_groupPrefix: parent?.target.texture ?? level.texture,
           u_count: level.count,
           u_widthLog2: level.widthLog2,
-          u_prefixWidthLog2: parent?.widthLog2 ?? 0,
+          ...(mas ? { u_invalidFlags: level.texture } : {}),
+          ...(parent ? { u_groupPrefix: parent.target.texture, u_prefixWidthLog2: parent.widthLog2 } : {}),
         });
         return output;
       };
