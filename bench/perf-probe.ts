@@ -294,14 +294,9 @@ if (parsed['density-only']) {
   process.exit(0);
 }
 
-{ // one copy pass over the stream (what DESIGN.md calls the copy-pass time)
-  const gpu = gpuOf(engine);
-  const target = gpu.target(stream.layout.width, stream.layout.height);
-  const program = gpu.program({ name: 'copy', fragment: copyPass });
-  const ms = await median(engine, () => gpu.pass(program, target, { u_source: stream.texture }));
-  report('copy pass (yardstick)', ms);
-  target.free();
-}
+// The yardsticks (one copy pass over the stream: what DESIGN.md calls the copy-pass time; and the
+// same elements moved 32 per fragment through 8 attachments), as in --new-only.
+await copyYardsticks();
 
 for (const [algorithm, radix] of [['recursive-doubling', 2], ['recursive-doubling', 4], ['recursive-doubling', 8], ['recursive-doubling', 16], ['blelloch', 2]] as const) {
   const ms = await median(engine, () => engine.scan(countStream, { algorithm, radix }).dispose());
