@@ -5,7 +5,7 @@ precision highp float;
 precision highp int;
 
 uniform mat4 u_pixelToClip;
-in uvec4 a_endpoint;
+layout(location = 0) in uvec4 a_endpoint; // ENDPOINT_LOCATION in concatenate.ts
 flat out uvec2 v_block;
 
 void main() {

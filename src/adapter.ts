@@ -1,7 +1,7 @@
 // Platform workarounds, all in one place. Each names the quirk it works around; the capability
 // probe (capabilities.ts) decides at start-up which path this context takes, by running it, and
 // test/adapter.node.test.ts shows each quirk on the renderer that has it.
-import * as twgl from 'twgl.js';
+import { bufferSlot } from './context-state.js';
 import floatBitsToUint from '../glsl/float-bits-to-uint.frag';
 import type { Gpu } from './gpu.js';
 import type { RenderTarget } from './render-target.js';
@@ -37,36 +37,27 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
   if (bits.length !== target.width * target.height * format.components) {
     throw new Error(`internal: upload of ${bits.length} words into ${target.width}×${target.height}×${format.components}`);
   }
+  const unit = gpu.state.activeUnit;
   if (path === 'integer') {
     // Unpack state (alignment 4, no row length, no flip, no premultiply, no unpack buffer) is set by
     // the guard every public call runs in (gl-state.ts).
-    gl.bindTexture(gl.TEXTURE_2D, target.texture);
+    gpu.state.bindTextureIf(unit, target.texture);
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, target.width, target.height, format.uploadFormat, gl.UNSIGNED_INT, bits);
-    gl.bindTexture(gl.TEXTURE_2D, null);
     return;
   }
-  const staging = twgl.createTexture(gl, {
-    width: target.width,
-    height: target.height,
-    internalFormat: format.floatInternalFormat,
-    format: format.floatUploadFormat,
-    type: gl.FLOAT,
-    src: new Float32Array(bits.buffer, bits.byteOffset, bits.length),
-    // A float texture with LINEAR filtering is incomplete without OES_texture_float_linear, and
-    // texelFetch on it returns 0: a silent wrong answer. NEAREST for both filters.
-    minMag: gl.NEAREST,
-    auto: false,
-    // twgl sets UNPACK_ALIGNMENT to this for the upload and leaves it there (1 if not given): the
-    // guard (gl-state.ts) trusts the engine to leave the 4 it set, so an app's default 4 would be
-    // left at 1. Rows here are whole 32-bit words, so 4 is right for the data too.
-    unpackAlignment: 4,
-  });
-  // headless-gl raises INVALID_ENUM for twgl's WebGL-only unpack settings (colorspace conversion,
-  // premultiply) while storing the data correctly; clear it so it cannot surface later.
-  clearErrors(gl);
+  // Raw GL, not twgl: twgl's texture setup queries and sets WebGL-only unpack parameters (blocking
+  // queries in a browser; INVALID_ENUM on headless-gl), and this needs none of them.
+  const staging = gl.createTexture();
+  if (!staging) throw new Error('could not create a texture (is the context lost?)');
   gpu.tracker.created('textures');
   gpu.scope((scope) => {
     scope.release('textures', staging);
+    gpu.state.bindTextureIf(unit, staging);
+    // A float texture with LINEAR filtering is incomplete without OES_texture_float_linear, and
+    // texelFetch on it returns 0: a silent wrong answer. NEAREST for both filters.
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.texImage2D(gl.TEXTURE_2D, 0, format.floatInternalFormat, target.width, target.height, 0, format.floatUploadFormat, gl.FLOAT, new Float32Array(bits.buffer, bits.byteOffset, bits.length));
     gpu.pass(gpu.program({ name: 'float-bits-to-uint.frag', fragment: floatBitsToUint }), target, { u_floatBits: staging });
   });
 }
@@ -89,7 +80,7 @@ export function readBits(gpu: Gpu, target: RenderTarget, words: number, drainRea
   // The guard resets PACK_ROW_LENGTH/PACK_SKIP_* (an app's values corrupt headless-gl's heap here)
   // and puts the app's framebuffer back.
   gpu.guard.run(() => {
-    gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+    gpu.state.bindFramebufferIf(target.framebuffer);
     if (target.format.components === 1) {
       const rgba = new Uint32Array(words * 4);
       for (const region of readRegions(target.width, words * 4)) readRegion(gl, region, rgba);
@@ -176,15 +167,15 @@ export async function readBitsAsync(gpu: Gpu, target: RenderTarget, words: numbe
   try {
     // Each synchronous part runs inside the guard: the app may draw between them.
     gpu.guard.run(() => {
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+      gpu.state.setIf(PIXEL_PACK_BUFFER, buffer);
       // Whole texels: the buffer may hold up to 3 words past the wanted ones, never read back.
       gl.bufferData(gl.PIXEL_PACK_BUFFER, Math.ceil(rgbaWords / 4) * 16, gl.STREAM_READ);
-      gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+      gpu.state.bindFramebufferIf(target.framebuffer);
       for (const { y, texels, height, offset } of regions) {
         gl.readPixels(0, y, texels, height, gl.RGBA_INTEGER, gl.UNSIGNED_INT, offset * 4);
       }
       if (drainReadError) gl.getError();
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      gpu.state.setIf(PIXEL_PACK_BUFFER, null);
     });
     sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
     gpu.tracker.created('syncs');
@@ -198,9 +189,9 @@ export async function readBitsAsync(gpu: Gpu, target: RenderTarget, words: numbe
     }
     const rgba = unpacked ? new Uint32Array(rgbaWords) : out;
     gpu.guard.run(() => {
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+      gpu.state.setIf(PIXEL_PACK_BUFFER, buffer);
       gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, rgba, 0, rgbaWords);
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      gpu.state.setIf(PIXEL_PACK_BUFFER, null);
     });
     if (unpacked) redWords(rgba, out);
   } finally {
@@ -209,6 +200,9 @@ export async function readBitsAsync(gpu: Gpu, target: RenderTarget, words: numbe
   }
   return out;
 }
+
+/** The shadow's slot of the PIXEL_PACK_BUFFER binding (context-state.ts trackedBuffers[0]). */
+const PIXEL_PACK_BUFFER = bufferSlot(0);
 
 /** Clears any pending GL errors (used by probes, which provoke them on purpose). */
 export function clearErrors(gl: WebGL2RenderingContext): number[] {

@@ -3,6 +3,7 @@
 import { clearErrors, readBits, uploadBits, type UploadPath } from './adapter.js';
 import type { Gpu } from './gpu.js';
 import { probeTransformFeedback } from './probe-transform-feedback.js';
+import { texelFormats } from './texel-format.js';
 
 /**
  * What a context can do (`engine.caps`), found by running tiny GL tests when the engine is created,
@@ -129,10 +130,32 @@ function rendererString(gl: WebGL2RenderingContext): string {
   return String(unmasked ?? gl.getParameter(gl.RENDERER));
 }
 
+/**
+ * Render targets of every format the engine uses must be complete. Checked here, once, so that no
+ * call asks again (checkFramebufferStatus is a sync point in a browser; pool targets of new sizes
+ * appear in steady state). A format that cannot be rendered into is an error at createEngine.
+ */
+function probeRenderTargets(gpu: Gpu): void {
+  const gl = gpu.gl;
+  for (const format of Object.values(texelFormats)) {
+    const target = gpu.target(1, 1, format);
+    try {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+      const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+      if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
+        throw new Error(`this WebGL2 context cannot render into ${format.name} textures (framebuffer status 0x${status.toString(16)}); glcompact keeps its data in them`);
+      }
+    } finally {
+      target.free();
+    }
+  }
+}
+
 /** @internal Runs the probes on a new engine's context. */
 export function probeCapabilities(gpu: Gpu): Capabilities {
   const gl = gpu.gl;
   clearErrors(gl);
+  probeRenderTargets(gpu);
   const readPixelsRaisesError = probeReadPixelsError(gpu);
   const integerUpload = probeUpload(gpu, 'integer', readPixelsRaisesError);
   const floatBits = !integerUpload && probeUpload(gpu, 'float-bits', readPixelsRaisesError);

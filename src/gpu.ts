@@ -1,8 +1,8 @@
 // The engine's internal handle on the GL context: program cache, texture pool, resource counts,
 // and `draw`, the one way every pass reaches the GPU (full-screen passes, the concatenation lines,
 // the transform-feedback capture), so binding, statistics and debug checks live in one place.
-import * as twgl from 'twgl.js';
 import fullscreenVertex from '../glsl/fullscreen.vert';
+import { bufferSlot, capabilitySlot, Slot, trackedCapabilities, type ContextState } from './context-state.js';
 import { GlStateGuard } from './gl-state.js';
 import { ProgramCache, type Program, type ProgramRequest } from './programs.js';
 import { RenderTarget } from './render-target.js';
@@ -47,6 +47,10 @@ export interface GpuOptions {
   debug: boolean;
 }
 
+const RASTERIZER_DISCARD = capabilitySlot(trackedCapabilities.indexOf('RASTERIZER_DISCARD'));
+/** clearBufferuiv's value: allocated once. */
+const zeros = new Uint32Array(4);
+
 const glErrorNames: Record<number, string> = {
   0x0500: 'INVALID_ENUM',
   0x0501: 'INVALID_VALUE',
@@ -71,13 +75,21 @@ export class Gpu {
    * on both sides and its wall time recorded under the pass's name and size. Never set by the engine.
    */
   profile: Map<string, number[]> | undefined;
+  /**
+   * engine.warmUp(): programs met for the first time are compiled and linked but not waited for, and
+   * their draws are skipped (the call runs only to learn which programs it needs). Set by warmUp only.
+   */
+  warming: Set<Program> | undefined;
+  /** The shadow of the context's state (context-state.ts), shared with the guard. */
+  readonly state: ContextState;
   /** Attribute-less draws still need a vertex array bound in WebGL2. */
   private readonly emptyVertexArray: WebGLVertexArrayObject;
 
   constructor(readonly gl: WebGL2RenderingContext, options: GpuOptions) {
     this.debug = options.debug;
     this.guard = new GlStateGuard(gl, { preserve: options.preserveState });
-    this.programs = new ProgramCache(gl, this.tracker);
+    this.state = this.guard.state;
+    this.programs = new ProgramCache(gl, this.tracker, this.state);
     this.pool = new TexturePool(gl, this.tracker, options.poolBytes);
     this.emptyVertexArray = this.create('vertexArrays');
   }
@@ -89,7 +101,15 @@ export class Gpu {
 
   /** A full-screen pass's program: `fragment` over fullscreen.vert unless a vertex shader is given. */
   program(request: Omit<ProgramRequest, 'vertex'> & { vertex?: string }): Program {
-    return this.programs.get({ vertex: fullscreenVertex, ...request });
+    return this.lookUp({ vertex: fullscreenVertex, ...request });
+  }
+
+  /** Any pass's program (linked and checked, or while warming up, only issued). */
+  lookUp(request: ProgramRequest): Program {
+    if (!this.warming) return this.programs.get(request);
+    const program = this.programs.prepare(request);
+    if (program.stage !== 'ready') this.warming.add(program);
+    return program;
   }
 
   /**
@@ -99,9 +119,8 @@ export class Gpu {
    */
   clearToZero(target: DrawTarget): void {
     this.guard.run(() => {
-      const gl = this.gl;
-      gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
-      gl.clearBufferuiv(gl.COLOR, 0, new Uint32Array(4));
+      this.state.bindFramebufferIf(target.framebuffer);
+      this.gl.clearBufferuiv(this.gl.COLOR, 0, zeros);
     });
   }
 
@@ -119,32 +138,41 @@ export class Gpu {
 
   private drawGuarded(call: Draw): void {
     const gl = this.gl;
+    const state = this.state;
     const { program, target } = call;
+    if (program.stage !== 'ready') {
+      // Warming up: the program links in the background; this call only learns what it needs.
+      if (this.warming) return;
+      this.programs.finish(program);
+    }
     if (this.debug) this.checkUniformNames(call);
     if (target) {
-      gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
-      gl.viewport(0, 0, target.width, target.height);
+      state.bindFramebufferIf(target.framebuffer);
+      state.viewportIf(0, 0, target.width, target.height);
       if (this.debug) this.checkFramebuffer(call);
     } else if (!call.capture) {
       throw new Error(`internal: draw of ${program.name} has neither a target nor a capture buffer`);
     }
-    gl.useProgram(program.info.program);
-    this.guard.touchTextureUnits(program.textureUnits);
-    twgl.setUniforms(program.info, call.uniforms);
-    gl.bindVertexArray(call.vertexArray ?? this.emptyVertexArray);
+    program.use(call.uniforms);
+    state.setIf(Slot.vertexArray, call.vertexArray ?? this.emptyVertexArray);
     const mode = call.primitive === 'lines' ? gl.LINES : call.primitive === 'points' ? gl.POINTS : gl.TRIANGLES;
     const count = call.primitive === 'fullscreen' ? 3 : call.count ?? 0;
     const profileStart = this.profile ? (gl.finish(), performance.now()) : 0;
     if (call.capture) {
-      gl.enable(gl.RASTERIZER_DISCARD);
-      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, call.capture.feedback);
+      // The generic TRANSFORM_FEEDBACK_BUFFER binding is context state in WebGL2, and bindBufferBase
+      // moves it: it is put back while the engine's feedback object is still bound (where a
+      // platform keeps it in the feedback object instead, that write only touches the engine's own).
+      const generic = state.values[bufferSlot(3)];
+      state.setIf(RASTERIZER_DISCARD, true);
+      state.setIf(Slot.transformFeedback, call.capture.feedback);
       gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, call.capture.buffer);
       gl.beginTransformFeedback(mode);
       gl.drawArrays(mode, 0, count);
       gl.endTransformFeedback();
       gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
-      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
-      gl.disable(gl.RASTERIZER_DISCARD);
+      state.setIf(bufferSlot(3), generic);
+      state.setIf(Slot.transformFeedback, null);
+      state.setIf(RASTERIZER_DISCARD, false);
     } else {
       gl.drawArrays(mode, 0, count);
     }
@@ -153,7 +181,6 @@ export class Gpu {
       const key = `${program.name} ${target ? `${target.width}x${target.height}` : `${count} vertices`}`;
       this.profile.set(key, [...(this.profile.get(key) ?? []), performance.now() - profileStart]);
     }
-    if (call.vertexArray) gl.bindVertexArray(this.emptyVertexArray); // the caller may delete it next
     if (this.debug) this.checkErrors(call);
     this.stats.passes += 1;
     this.stats.drawCalls += 1;
@@ -220,6 +247,7 @@ export class Gpu {
     this.pool.trim();
     this.programs.dispose();
     this.release('vertexArrays', this.emptyVertexArray);
+    this.guard.dispose();
   }
 
   // --- debug mode ---

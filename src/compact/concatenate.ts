@@ -46,6 +46,9 @@ export interface ConcatInput {
   blockCount: number;
 }
 
+/** The line vertex shader's `a_endpoint` location (glsl/block-lines-feedback.vert). */
+const ENDPOINT_LOCATION = 0;
+
 /** Bytes per captured vertex: one uvec4 (position bits, first output index, block number). */
 const ENDPOINT_BYTES = 16;
 
@@ -94,12 +97,12 @@ export function drawBlockLines(
   };
   const count = blocks.blockCount * 4;
   if (mode === 'vertex-fetch') {
-    const program = gpu.programs.get({ name: `block-lines-fetch.vert+${shading.name}`, vertex: blockLinesFetch, fragment: shading.source, defines: shading.defines });
+    const program = gpu.lookUp({ name: `block-lines-fetch.vert+${shading.name}`, vertex: blockLinesFetch, fragment: shading.source, defines: shading.defines });
     gpu.draw({ program, target: output, primitive: 'lines', count, uniforms: { ...blockUniforms, ...lineUniforms } });
     return;
   }
-  const capture = gpu.programs.get({ name: 'block-endpoints.vert', vertex: blockEndpoints, fragment: captureOnly, transformFeedbackVarying: 'v_endpoint' });
-  const lines = gpu.programs.get({ name: `block-lines-feedback.vert+${shading.name}`, vertex: blockLinesFeedback, fragment: shading.source, defines: shading.defines });
+  const capture = gpu.lookUp({ name: 'block-endpoints.vert', vertex: blockEndpoints, fragment: captureOnly, transformFeedbackVarying: 'v_endpoint' });
+  const lines = gpu.lookUp({ name: `block-lines-feedback.vert+${shading.name}`, vertex: blockLinesFeedback, fragment: shading.source, defines: shading.defines });
   gpu.scope((scope) => {
     const gl = gpu.gl;
     const buffer = scope.create('buffers');
@@ -109,17 +112,20 @@ export function drawBlockLines(
     // Pass 1: one point per endpoint, rasterizer off, the endpoint captured into the buffer.
     gpu.draw({ program: capture, primitive: 'points', count, uniforms: blockUniforms, capture: { feedback: scope.create('transformFeedbacks'), buffer } });
     // Pass 2: the captured vertices as gl.LINES into the output.
-    const vertexArray = endpointVertexArray(gpu, lines.info.program, buffer);
+    const vertexArray = endpointVertexArray(gpu, buffer);
     scope.release('vertexArrays', vertexArray);
     gpu.draw({ program: lines, target: output, primitive: 'lines', count, vertexArray, uniforms: lineUniforms });
   });
 }
 
-/** A vertex array reading one uvec4 `a_endpoint` per vertex from `buffer` (integer attribute, no conversion). */
-function endpointVertexArray(gpu: Gpu, program: WebGLProgram, buffer: WebGLBuffer): WebGLVertexArrayObject {
+/**
+ * A vertex array reading one uvec4 `a_endpoint` per vertex from `buffer` (integer attribute, no
+ * conversion). The shader fixes its location (layout(location = 0)): no getAttribLocation query.
+ */
+function endpointVertexArray(gpu: Gpu, buffer: WebGLBuffer): WebGLVertexArrayObject {
   const gl = gpu.gl;
   const vertexArray = gpu.create('vertexArrays');
-  const location = gl.getAttribLocation(program, 'a_endpoint');
+  const location = ENDPOINT_LOCATION;
   gl.bindVertexArray(vertexArray);
   gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
   gl.enableVertexAttribArray(location);

@@ -30,12 +30,14 @@ export function keepFlagsProgram(
     KEPT_FLAGS: meaning === 'kept',
     ...pass.defines,
   };
-  const fragment = insertKeepFunction(pass.fragment, keep);
+  // The source is spliced only when the program is not cached: the key stands for it (a keep test's
+  // key covers its whole generated text), so a steady-state call builds no shader text.
+  const fragment = () => insertKeepFunction(pass.fragment, keep);
   try {
-    return gpu.program({ name: pass.name, fragment, defines });
+    return gpu.program({ name: pass.name, fragment, sourceKey: `${pass.name}\u0000${keep.key}`, defines });
   } catch (error) {
     if (error instanceof ShaderCompileError && keep.userBody !== undefined) {
-      throw new Error(describeUserCompileError(gpu.gl, withDefines(fragment, defines), keep.userBody) ?? error.message);
+      throw new Error(describeUserCompileError(gpu.gl, withDefines(fragment(), defines), keep.userBody) ?? error.message);
     }
     throw error;
   }
