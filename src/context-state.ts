@@ -240,6 +240,17 @@ export class ContextState {
       this.saved[slot] = null;
       if (this.values[slot] === value) continue;
       this.values[slot] = value;
+      if (slot === Slot.drawFramebuffer || slot === Slot.readFramebuffer) {
+        // One FRAMEBUFFER bind puts both back where the app had the same framebuffer on both.
+        const other = slot === Slot.drawFramebuffer ? Slot.readFramebuffer : Slot.drawFramebuffer;
+        const otherValue = this.dirty[other] ? this.saved[other] : this.values[other];
+        if (otherValue === value) {
+          this.values[other] = value;
+          if (this.dirty[other]) this.saved[other] = value; // nothing left to do for it
+          raw.bindFramebuffer(gl.FRAMEBUFFER, value as WebGLFramebuffer | null);
+          continue;
+        }
+      }
       if (slot >= Slot.unit0) {
         const unit = (slot - Slot.unit0) >> 1;
         if ((slot - Slot.unit0) & 1) {

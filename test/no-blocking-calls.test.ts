@@ -1,0 +1,195 @@
+// No sync points in steady state (issue 18): after createEngine and a path's first use, the public
+// calls make no GL call that waits for the GPU. In a browser, getParameter, isEnabled, getError,
+// checkFramebufferStatus, program/shader status and info logs, uniform and attribute lookups, object
+// parameter queries, finish, and synchronous readPixels/getBufferSubData each wait until the GPU
+// process has run everything queued before them (MDN "WebGL best practices"); an app calling the
+// engine every frame would wait with them (DESIGN: 1.2-1.5 s per frame after heavy app frames).
+//
+// The context is wrapped BEFORE createEngine (the engine's interceptors then wrap the wrappers, so
+// every call the engine makes passes through them). Every path runs once unwatched (first use:
+// compiling and linking may ask), then again watched, in both preserveState modes.
+//
+// Reads: in a browser the read is a readPixels into a pixel-pack buffer, a fence polled between
+// tasks, then getBufferSubData of data that is already there: the watched part is everything before
+// the await, plus the copy after it. headless-gl has no asynchronous read (no pixel-pack buffers in
+// its wrapper, no event loop to give back to, getBufferSubData a stub): its reads are synchronous
+// readPixels by necessity, so only the browser project watches reads.
+import { describe, expect, it } from 'vitest';
+import { createEngine, type CompactOptions, type Engine, type ScanOptions } from '../src/index.js';
+
+const blocking = [
+  'getParameter', 'isEnabled', 'getError', 'checkFramebufferStatus', 'getProgramParameter', 'getShaderParameter',
+  'getProgramInfoLog', 'getShaderInfoLog', 'getUniformLocation', 'getActiveUniform', 'getActiveUniforms',
+  'getAttribLocation', 'getFragDataLocation', 'getUniformBlockIndex', 'getUniformIndices', 'getActiveUniformBlockParameter',
+  'getTexParameter', 'getFramebufferAttachmentParameter', 'getBufferParameter', 'getRenderbufferParameter',
+  'getSamplerParameter', 'getIndexedParameter', 'getVertexAttrib', 'getVertexAttribOffset', 'getInternalformatParameter',
+  'getQueryParameter', 'getSyncParameter', 'getShaderPrecisionFormat', 'getAttachedShaders', 'finish',
+] as const;
+
+interface Watch {
+  /** Blocking calls seen while armed, by name (and for reads, what kind). */
+  seen: Map<string, number>;
+  /** Every GL call seen while armed (the per-call budget). */
+  calls: number;
+  armed: boolean;
+}
+
+async function freshContext(): Promise<{ gl: WebGL2RenderingContext; asyncReads: boolean; destroy(): void }> {
+  if (typeof document !== 'undefined') {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) throw new Error('this browser gives no WebGL2 context');
+    return { gl, asyncReads: true, destroy: () => gl.getExtension('WEBGL_lose_context')?.loseContext() };
+  }
+  const node = await import('../src/node.js');
+  const gl = node.createHeadlessContext();
+  return { gl, asyncReads: false, destroy: () => node.destroyHeadlessContext(gl) };
+}
+
+/** Wraps every method of the context as an own property that counts calls while the watch is armed. */
+function watch(gl: WebGL2RenderingContext): Watch {
+  const w: Watch = { seen: new Map(), calls: 0, armed: false };
+  const blockingNames = new Set<string>(blocking);
+  const names = new Set<string>();
+  for (let proto: object | null = gl; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) names.add(name);
+  }
+  const target = gl as unknown as Record<string, unknown>;
+  for (const name of names) {
+    let value: unknown;
+    try {
+      value = target[name];
+    } catch {
+      continue;
+    }
+    if (typeof value !== 'function' || name === 'constructor') continue;
+    const method = value as (...args: unknown[]) => unknown;
+    const counted = function (this: unknown, ...args: unknown[]) {
+      if (w.armed) {
+        w.calls += 1;
+        // readPixels into a pixel-pack buffer (a numeric offset) is asynchronous; into an array it waits.
+        const kind = name === 'readPixels' ? (typeof args[6] === 'number' ? undefined : 'readPixels (into an array)') : blockingNames.has(name) ? name : undefined;
+        if (kind) w.seen.set(kind, (w.seen.get(kind) ?? 0) + 1);
+      }
+      return method.apply(gl, args);
+    };
+    Object.defineProperty(gl, name, { value: counted, writable: true, configurable: true });
+  }
+  return w;
+}
+
+const scans: ScanOptions[] = [
+  {},
+  { algorithm: 'blelloch' },
+  { algorithm: 'recursive-doubling', radix: 2 },
+  { algorithm: 'reduce-then-scan', exclusive: true },
+  { blockSize: 64 },
+];
+
+function compactions(engine: Engine): CompactOptions[] {
+  const concats = engine.caps.transformFeedback ? (['transform-feedback', 'vertex-fetch'] as const) : (['vertex-fetch'] as const);
+  return [
+    { keep: 'nonzero' },
+    { keep: { greaterThan: 3 }, algorithm: 'bitmask', output: 'indices' },
+    { keep: { glsl: 'return value.x % m == 1u;', uniforms: { m: 3 } }, algorithm: 'histopyramid' },
+    { keep: { lessEqual: 2 }, algorithm: 'horn', global: true },
+    ...concats.flatMap((concat) => (['jumping-jack', 'horn', 'auto'] as const).map((algorithm) => ({ keep: { greaterThan: 2 }, algorithm, concat, blockSize: 64 }) as CompactOptions)),
+  ];
+}
+
+/** One round of every path; `watched` arms the watch around the synchronous parts (and browser reads). */
+async function everyPath(engine: Engine, w: Watch, asyncReads: boolean, length: number, uniform: number): Promise<void> {
+  const data = Uint32Array.from({ length }, (_, i) => (i * 2654435761) % 7);
+  const armed = w.armed;
+  const stream = engine.stream(data);
+  for (const options of scans) {
+    const sums = engine.scan(stream, options);
+    // a scan of a compaction's output too: its length is still on the GPU
+    sums.dispose();
+  }
+  for (const options of compactions(engine)) {
+    const keep = typeof options.keep === 'object' && 'glsl' in options.keep ? { ...options.keep, uniforms: { m: uniform } } : options.keep;
+    const result = engine.compact(stream, { ...options, keep });
+    const again = engine.scan(result.stream, { exclusive: true });
+    w.armed = armed && asyncReads;
+    const count = await result.count();
+    w.armed = armed;
+    const expected = referenceCount(data, keep);
+    expect(count, `${JSON.stringify(options)}`).toBe(expected);
+    again.dispose();
+    result.dispose();
+  }
+  w.armed = armed && asyncReads;
+  const back = await stream.read();
+  w.armed = armed;
+  expect(Array.from(back)).toEqual(Array.from(data));
+  stream.dispose();
+}
+
+function referenceCount(data: Uint32Array, keep: CompactOptions['keep']): number {
+  if (keep === 'nonzero') return data.filter((v) => v !== 0).length;
+  if ('greaterThan' in keep) return data.filter((v) => v > keep.greaterThan).length;
+  if ('lessEqual' in keep) return data.filter((v) => v <= keep.lessEqual).length;
+  const m = (keep.uniforms as { m: number }).m;
+  return data.filter((v) => v % m === 1).length;
+}
+
+describe('no blocking GL calls in steady state', () => {
+  for (const preserveState of [true, false]) {
+    it(`preserveState ${preserveState}: stream, scan, compact, reads and dispose make none once each path has run`, async () => {
+      const { gl, asyncReads, destroy } = await freshContext();
+      const w = watch(gl);
+      const engine = createEngine(gl, { preserveState });
+      // The watch itself sees what it must: a blocking call while armed is counted.
+      w.armed = true;
+      gl.getError();
+      w.armed = false;
+      expect(w.seen.get('getError')).toBe(1);
+      w.seen.clear();
+      try {
+        // First use of every path (compiles), at the lengths used below (their texture sizes).
+        for (const length of [1000, 5000]) await everyPath(engine, w, asyncReads, length, 3);
+        w.armed = true;
+        // Steady state: other lengths (new pool targets), other uniform values.
+        for (const [length, uniform] of [[1000, 4], [5000, 5], [1001, 3]] as const) await everyPath(engine, w, asyncReads, length, uniform);
+        w.armed = false;
+        expect(Object.fromEntries(w.seen), `blocking calls in steady state (${w.calls} GL calls watched)`).toEqual({});
+      } finally {
+        w.armed = false;
+        engine.dispose();
+        destroy();
+      }
+    });
+  }
+
+  it('GL calls per steady-state call stay within 12 + 8 per pass (no app state to undo; printed per call)', async () => {
+    const { gl, destroy } = await freshContext();
+    const w = watch(gl);
+    const report: string[] = [];
+    for (const preserveState of [true, false]) {
+      const engine = createEngine(gl, { preserveState });
+      const data = Uint32Array.from({ length: 4096 }, (_, i) => (i * 2654435761) % 7);
+      const stream = engine.stream(data);
+      const calls: Array<[string, () => { passes: number; dispose(): void }]> = [
+        ['compact (default)', () => { const r = engine.compact(stream, { keep: { greaterThan: 2 } }); return { passes: r.stats.passes, dispose: () => r.dispose() }; }],
+        ['compact jumping-jack', () => { const r = engine.compact(stream, { keep: { greaterThan: 2 }, algorithm: 'jumping-jack' }); return { passes: r.stats.passes, dispose: () => r.dispose() }; }],
+        ['scan (default)', () => { const s = engine.scan(stream); return { passes: engine.lastScanStats!.passes, dispose: () => s.dispose() }; }],
+        ['scan blelloch', () => { const s = engine.scan(stream, { algorithm: 'blelloch' }); return { passes: engine.lastScanStats!.passes, dispose: () => s.dispose() }; }],
+      ];
+      for (const [label, call] of calls) {
+        call().dispose(); // first use
+        call().dispose();
+        w.calls = 0;
+        w.armed = true;
+        const { passes, dispose } = call();
+        w.armed = false;
+        dispose();
+        report.push(`preserveState ${preserveState}, ${label} at 2^12: ${w.calls} GL calls for ${passes} passes (budget ${12 + 8 * passes})`);
+        expect(w.calls, label).toBeLessThanOrEqual(12 + 8 * passes);
+      }
+      stream.dispose();
+      engine.dispose();
+    }
+    console.log(`[no-blocking-calls] ${typeof document !== 'undefined' ? 'browser' : 'headless-gl'}:\n  ${report.join('\n  ')}`);
+    destroy();
+  });
+});
