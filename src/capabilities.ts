@@ -31,6 +31,8 @@ export interface Capabilities {
   timerQuery: boolean;
   /** Pixel-pack buffer + fence readback works (browsers); else reads block in readPixels (headless-gl). */
   asyncReadback: boolean;
+  /** KHR_parallel_shader_compile: engine.warmUp() lets the driver link in the background, never blocking a task. */
+  parallelShaderCompile: boolean;
   /** The renderer string, unmasked where the context allows. */
   renderer: string;
 }
@@ -174,6 +176,7 @@ export function probeCapabilities(gpu: Gpu): Capabilities {
     floatRender: probeFloatRender(gpu),
     timerQuery: probeTimerQuery(gpu),
     asyncReadback: supportsAsyncReadback(gl),
+    parallelShaderCompile: gpu.programs.completionStatus !== undefined,
     renderer: rendererString(gl),
   };
 }

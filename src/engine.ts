@@ -11,7 +11,8 @@ import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
 import { timeOnGpu } from './gpu-timer.js';
 import { layoutFor, log2Exact } from './layout.js';
-import { parseCompactOptions, parseEngineOptions, parseScanOptions, parseStreamArguments, type CompactOptions, type EngineOptions, type ScanOptions, type StreamOptions } from './options.js';
+import { parseCompactOptions, parseEngineOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, type CompactOptions, type EngineOptions, type ScanOptions, type StreamOptions, type WarmUpCall } from './options.js';
+import type { Program } from './programs.js';
 import { Readback } from './readback.js';
 import type { RenderTarget } from './render-target.js';
 import type { ResourceCounts } from './resources.js';
@@ -257,6 +258,73 @@ export class Engine {
     this.#assertAlive('gpuTime()');
     if (typeof run !== 'function') throw new Error(`engine.gpuTime(run): run must be a function that submits the GPU work to time; got ${describe(run)}`);
     return timeOnGpu(this.#gpu, this.caps.timerQuery, run, () => this.#assertAlive('gpuTime()'));
+  }
+
+  /**
+   * Compiles the programs of the calls you will make, off your frames: each call is run once on a
+   * small stream of zeros with its draws skipped, to learn which programs it needs; their compile and
+   * link are issued together and (with KHR_parallel_shader_compile, in every browser we test) done by
+   * the driver in the background, while this waits between tasks. A path's first real call then
+   * compiles nothing. Without it, a path's first call compiles synchronously (Chromium: ~100 ms).
+   * Calls it does not cover still work: they compile on first use.
+   * @throws Error (the promise rejects) for a malformed description, options a call would refuse, or a
+   * `keep.glsl` snippet that does not compile (the same message the call would give).
+   * @example
+   * ```ts
+   * await engine.warmUp([
+   *   { compact: { keep: { glsl: 'return value.w > 0.0;' } }, components: 4, lengths: [100_000] },
+   *   { scan: { exclusive: true }, type: 'uint32' },
+   * ]);
+   * ```
+   */
+  async warmUp(calls: readonly WarmUpCall[]): Promise<void> {
+    this.#assertAlive('warmUp()');
+    const plans = parseWarmUpCalls(calls);
+    const gpu = this.#gpu;
+    const linking = new Set<Program>();
+    gpu.warming = linking;
+    try {
+      for (const plan of plans) {
+        for (const length of plan.lengths) {
+          const Data = plan.type === 'float32' ? Float32Array : plan.type === 'int32' ? Int32Array : Uint32Array;
+          const input = this.stream(new Data(length * plan.components), { components: plan.components });
+          const owned: Array<{ dispose(): void }> = [input];
+          try {
+            let stream: Stream = input;
+            if (plan.lengthOnGpu) {
+              const ones = this.compact(input, { keep: { glsl: 'return true;' }, algorithm: 'bitmask' });
+              owned.push(ones);
+              stream = ones.stream;
+            }
+            owned.push('scan' in plan.operation ? this.scan(stream, plan.operation.scan) : this.compact(stream, plan.operation.compact));
+          } finally {
+            for (const object of owned.reverse()) object.dispose();
+          }
+        }
+      }
+    } finally {
+      gpu.warming = undefined;
+    }
+    // Wait for the driver between tasks, then ask each link's status once (no wait left by then).
+    for (const program of linking) {
+      while (!gpu.programs.linked(program)) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        this.#assertAlive('warmUp()');
+      }
+      gpu.guard.run(() => gpu.programs.finish(program));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  /**
+   * Reads the context's state again (blocking queries). The engine knows the state without asking
+   * (its interceptors see every state change made through the context's methods); call this after GL
+   * calls it could not see: through method references taken before createEngine, or through
+   * `WebGL2RenderingContext.prototype` directly.
+   */
+  syncState(): void {
+    this.#assertAlive('syncState()');
+    this.#gpu.state.sync();
   }
 
   /** Frees the idle textures kept for reuse (see EngineOptions.texturePoolBytes). */

@@ -140,11 +140,10 @@ export class Gpu {
     const gl = this.gl;
     const state = this.state;
     const { program, target } = call;
-    if (program.stage !== 'ready') {
-      // Warming up: the program links in the background; this call only learns what it needs.
-      if (this.warming) return;
-      this.programs.finish(program);
-    }
+    // Warming up (engine.warmUp): the call runs only to learn which programs it needs, which link in
+    // the background meanwhile; nothing is drawn.
+    if (this.warming) return;
+    if (program.stage !== 'ready') this.programs.finish(program);
     if (this.debug) this.checkUniformNames(call);
     if (target) {
       state.bindFramebufferIf(target.framebuffer);

@@ -31,6 +31,26 @@ export interface EngineOptions {
   preserveState?: boolean | undefined;
 }
 
+/**
+ * One kind of call `engine.warmUp()` prepares: the operation with the options you will pass, and the
+ * streams you will pass it (the programs a path needs depend on the element type, the components,
+ * the texture's size and whether the length is still on the GPU).
+ */
+export interface WarmUpCall {
+  /** A scan with these options (give `scan` or `compact`). */
+  scan?: ScanOptions | undefined;
+  /** A compaction with these options (give `scan` or `compact`); `keep` as you will pass it (uniform values may differ). */
+  compact?: CompactOptions | undefined;
+  /** Element type of the streams (default 'float32'). */
+  type?: ElementType | undefined;
+  /** Components per element, 1 or 4 (default 1). */
+  components?: 1 | 4 | undefined;
+  /** Stream lengths to prepare for (default [4096]); lengths within a factor of two mostly share programs. */
+  lengths?: readonly number[] | undefined;
+  /** Also prepare for streams whose length is still on the GPU (a compaction's output), default false. */
+  lengthOnGpu?: boolean | undefined;
+}
+
 /** Options of `engine.stream(data, options)`. */
 export interface StreamOptions {
   /** Components per element: 1 (scalars) or 4 (e.g. particles as vec4). Default 1. */
@@ -204,4 +224,35 @@ function radixOption(name: string, value: unknown): number {
     throw new Error(`${name} must be one of ${radices.join(', ')}; got ${describe(value)}`);
   }
   return value;
+}
+
+/** The checked form of one warmUp() call description. */
+export interface WarmUpPlan {
+  operation: { scan: ScanOptions } | { compact: CompactOptions };
+  type: ElementType;
+  components: 1 | 4;
+  lengths: number[];
+  lengthOnGpu: boolean;
+}
+
+export function parseWarmUpCalls(calls: unknown): WarmUpPlan[] {
+  const what = 'engine.warmUp(calls)';
+  if (!Array.isArray(calls)) throw new Error(`${what}: calls must be an array of { scan: options } or { compact: options } (with type, components, lengths, lengthOnGpu); got ${describe(calls)}`);
+  return calls.map((call: unknown, i) => {
+    const where = `${what}: calls[${i}]`;
+    if (call === undefined) throw new Error(`${where} must be an object like { compact: { keep: 'nonzero' } }; got undefined`);
+    const fields = optionsObject(where, call, ['scan', 'compact', 'type', 'components', 'lengths', 'lengthOnGpu']) as WarmUpCall;
+    if ((fields.scan === undefined) === (fields.compact === undefined)) throw new Error(`${where} must give exactly one of scan (its options, {} for the defaults) or compact (its options); got ${describe(call)}`);
+    const type = fields.type ?? 'float32';
+    if (!['float32', 'uint32', 'int32'].includes(type)) throw new Error(`${where}.type must be 'float32', 'uint32' or 'int32'; got ${describe(fields.type)}`);
+    const components = fields.components ?? 1;
+    if (components !== 1 && components !== 4) throw new Error(`${where}.components must be 1 or 4; got ${describe(fields.components)}`);
+    const lengths = fields.lengths === undefined ? [4096] : fields.lengths;
+    if (!Array.isArray(lengths) || lengths.length === 0 || !lengths.every((n) => Number.isInteger(n) && n >= 1)) {
+      throw new Error(`${where}.lengths must be a non-empty array of positive integers; got ${describe(fields.lengths)}`);
+    }
+    const lengthOnGpu = fields.lengthOnGpu ?? false;
+    if (typeof lengthOnGpu !== 'boolean') throw new Error(`${where}.lengthOnGpu must be a boolean; got ${describe(fields.lengthOnGpu)}`);
+    return { operation: fields.scan !== undefined ? { scan: fields.scan } : { compact: fields.compact! }, type, components, lengths: [...lengths], lengthOnGpu };
+  });
 }

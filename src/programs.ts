@@ -20,6 +20,8 @@ export interface ProgramRequest {
   name: string;
   /** The one varying a transform-feedback program captures. */
   transformFeedbackVarying?: string;
+  /** Turns a compile error into the one to throw (a user's keep snippet: its own lines quoted). */
+  explainFailure?: (error: ShaderCompileError) => Error;
 }
 
 /** Source-string number of code the engine generates at run time (e.g. the keep function). */
@@ -199,7 +201,7 @@ export class ProgramCache {
     if (request.transformFeedbackVarying) gl.transformFeedbackVaryings(program, [request.transformFeedbackVarying], gl.INTERLEAVED_ATTRIBS);
     gl.linkProgram(program);
     this.tracker.created('programs');
-    return new Program(request.name, program, { vertex, fragment, vertexShader, fragmentShader }, forget);
+    return new Program(request.name, program, { vertex, fragment, vertexShader, fragmentShader, explainFailure: request.explainFailure }, forget);
   }
 
   /**
@@ -208,7 +210,8 @@ export class ProgramCache {
    * gives each sampler its texture unit for good.
    */
   finish(program: Program): void {
-    if (program.stage === 'ready') return;
+    // Ready, or evicted while it linked (engine.warmUp() of more programs than the cache holds).
+    if (program.stage === 'ready' || !this.order.has(program)) return;
     const gl = this.gl;
     const pending = program.pending!;
     if (!gl.getProgramParameter(program.program, gl.LINK_STATUS) && !gl.isContextLost()) {
@@ -219,7 +222,7 @@ export class ProgramCache {
       gl.deleteShader(pending.fragmentShader);
       gl.deleteProgram(program.program);
       this.tracker.deleted('programs');
-      throw failure;
+      throw pending.explainFailure ? pending.explainFailure(failure) : failure;
     }
     // A linked program no longer needs its shaders; one never deleted would outlive the program.
     gl.detachShader(program.program, pending.vertexShader);
@@ -261,6 +264,7 @@ function definesKey(defines: Defines | undefined, varying: string | undefined): 
 interface PendingSources {
   vertex: string;
   fragment: string;
+  explainFailure: ((error: ShaderCompileError) => Error) | undefined;
   vertexShader: WebGLShader;
   fragmentShader: WebGLShader;
 }

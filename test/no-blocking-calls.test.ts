@@ -193,3 +193,58 @@ describe('no blocking GL calls in steady state', () => {
     destroy();
   });
 });
+
+describe('engine.warmUp()', () => {
+  it('compiles ahead: the first real call of each warmed path makes no blocking call', async () => {
+    const { gl, asyncReads, destroy } = await freshContext();
+    const w = watch(gl);
+    const engine = createEngine(gl);
+    try {
+      const length = 3000;
+      const keep = { glsl: 'return value.x % m == 1u;', uniforms: { m: 3 } };
+      await engine.warmUp([
+        { compact: { keep }, type: 'uint32', lengths: [length] },
+        { compact: { keep: 'nonzero', algorithm: 'jumping-jack' }, type: 'uint32', lengths: [length] },
+        { scan: { exclusive: true }, type: 'uint32', lengths: [length], lengthOnGpu: true },
+        // what the read of an output and an upload need
+        { compact: { keep: 'nonzero', algorithm: 'bitmask' }, type: 'uint32', lengths: [length] },
+      ]);
+      const data = Uint32Array.from({ length }, (_, i) => (i * 2654435761) % 7);
+      w.armed = true;
+      const stream = engine.stream(data);
+      const kept = engine.compact(stream, { keep: { ...keep, uniforms: { m: 4 } } });
+      const any = engine.compact(stream, { keep: 'nonzero', algorithm: 'jumping-jack' });
+      const sums = engine.scan(kept.stream, { exclusive: true });
+      w.armed = asyncReads;
+      expect(await kept.count()).toBe(data.filter((v) => v % 4 === 1).length);
+      expect(await any.count()).toBe(data.filter((v) => v !== 0).length);
+      w.armed = false;
+      expect(Object.fromEntries(w.seen), 'blocking calls in the first real calls after warmUp').toEqual({});
+      for (const object of [sums, any, kept, stream]) object.dispose();
+    } finally {
+      w.armed = false;
+      engine.dispose();
+      destroy();
+    }
+  });
+
+  it('reports what the call would: a snippet that does not compile, options the call refuses', async () => {
+    const { gl, destroy } = await freshContext();
+    const engine = createEngine(gl);
+    engine.trim();
+    const before = engine.resources;
+    try {
+      await expect(engine.warmUp([{ compact: { keep: { glsl: 'return value.x > ;' } } }])).rejects.toThrow(/keep\.glsl does not compile/);
+      await expect(engine.warmUp([{ compact: { keep: 'nonzero', blockSize: 3 } }])).rejects.toThrow(/blockSize/);
+      await expect(engine.warmUp([{ scan: {}, compact: { keep: 'nonzero' } }] as never)).rejects.toThrow(/exactly one of scan .* or compact/);
+      await expect(engine.warmUp({} as never)).rejects.toThrow(/calls must be an array/);
+      // nothing left behind but programs that compiled (and idle textures in the pool, trimmed here)
+      engine.trim();
+      const after = engine.resources;
+      expect({ ...after, programs: 0 }).toEqual({ ...before, programs: 0 });
+    } finally {
+      engine.dispose();
+      destroy();
+    }
+  });
+});

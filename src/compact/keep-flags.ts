@@ -2,7 +2,7 @@
 // the user's keep test; padding past the stream's length is never kept.
 import keepFlagsFragment from '../../glsl/keep-flags.frag';
 import type { Gpu } from '../gpu.js';
-import { ShaderCompileError, withDefines, type Program } from '../programs.js';
+import { withDefines, type Program, type ShaderCompileError } from '../programs.js';
 import type { RenderTarget } from '../render-target.js';
 import type { StreamView } from '../stream.js';
 import { describeUserCompileError, insertKeepFunction, type KeepFunction } from './keep-function.js';
@@ -33,14 +33,10 @@ export function keepFlagsProgram(
   // The source is spliced only when the program is not cached: the key stands for it (a keep test's
   // key covers its whole generated text), so a steady-state call builds no shader text.
   const fragment = () => insertKeepFunction(pass.fragment, keep);
-  try {
-    return gpu.program({ name: pass.name, fragment, sourceKey: `${pass.name}\u0000${keep.key}`, defines });
-  } catch (error) {
-    if (error instanceof ShaderCompileError && keep.userBody !== undefined) {
-      throw new Error(describeUserCompileError(gpu.gl, withDefines(fragment(), defines), keep.userBody) ?? error.message);
-    }
-    throw error;
-  }
+  const body = keep.userBody;
+  // A user's snippet that does not compile: its own lines quoted (also when engine.warmUp() finds it).
+  const explainFailure = body === undefined ? undefined : (error: ShaderCompileError) => new Error(describeUserCompileError(gpu.gl, withDefines(fragment(), defines), body) ?? error.message);
+  return gpu.program({ name: pass.name, fragment, sourceKey: `${pass.name}\u0000${keep.key}`, defines, ...(explainFailure ? { explainFailure } : {}) });
 }
 
 /** Runs a pass compiled by keepFlagsProgram; `extra` adds that pass's own uniforms. */
