@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Packs what a headless-gl WebGL2 run needs on the lent GPU machine into .gpu/ (git-ignored): that
+# machine has the NVIDIA driver but no npm registry, no X server, and only the working tree travels.
+#   usage, from the project root after npm ci:  bash tools/gpu/prepare.sh BUNDLE.mjs [MORE FILES...]
+# BUNDLE: one self-contained script with 'gl' left external (bench/build-*.mjs make them).
+# Then run it there with carry [".gpu"]:  bash .gpu/device.sh BUNDLE_BASENAME [ARGS...]
+set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: bash tools/gpu/prepare.sh BUNDLE [MORE FILES...]" >&2; exit 2; }
+root=$(git rev-parse --show-toplevel)
+tools=$(cd "$(dirname "$0")" && pwd)
+cd "$root"
+release=node_modules/gl/build/Release
+[ -d "$release" ] || { echo "prepare.sh: $release is missing; run npm ci first" >&2; exit 1; }
+rm -rf .gpu && mkdir -p .gpu/node_modules .gpu/lib
+# Node itself (the device image has none): this machine's binary, compressed to fit the 64 MiB limit.
+xz -T2 -3 -c "$(readlink -f "$(command -v node)")" > .gpu/node.xz
+# headless-gl (ANGLE is inside it) and the packages it requires at run time.
+for package in gl bindings file-uri-to-path bit-twiddle glsl-tokenizer through2 readable-stream inherits \
+               string_decoder safe-buffer util-deprecate core-util-is isarray process-nextick-args; do
+  if [ -d "node_modules/$package" ]; then cp -r "node_modules/$package" .gpu/node_modules/; fi
+done
+rm -rf .gpu/node_modules/gl/deps .gpu/$release/obj.target .gpu/$release/.deps
+# ANGLE's Vulkan backend loads libvulkan.so.1 from its own folder only.
+if [ ! -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ]; then apt-get install -y -qq libvulkan1 >/dev/null; fi
+cp -L /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ".gpu/$release/"
+# Missing on the device image: glvnd's EGL loader (egl backend) and the X client libraries without
+# which the NVIDIA Vulkan driver does not offer the surface extension ANGLE requires.
+libraries="libEGL.so.1 libGLdispatch.so.0 libxcb.so.1 libX11.so.6 libX11-xcb.so.1 libXau.so.6 libXdmcp.so.6 libbsd.so.0 libmd.so.0 libXext.so.6"
+for library in $libraries; do
+  if [ ! -e "/usr/lib/x86_64-linux-gnu/$library" ]; then apt-get install -y -qq libegl1 libx11-6 libx11-xcb1 libxcb1 libxext6 >/dev/null; break; fi
+done
+for library in $libraries; do cp -L "/usr/lib/x86_64-linux-gnu/$library" .gpu/lib/; done
+# The egl backend's shim (egl-angle-shim.c says why).
+gcc -O2 -shared -fPIC -o .gpu/libEGL_shim.so "$tools/egl-angle-shim.c" -ldl
+cp "$tools/device.sh" .gpu/
+for file in "$@"; do cp "$file" .gpu/; done
+du -sh .gpu
+echo "ready: device run, carry [\".gpu\"], command: GPU_BACKEND=egl bash .gpu/device.sh $(basename "$1") [ARGS...]"
