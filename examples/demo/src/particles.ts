@@ -41,7 +41,7 @@ interface DemoState {
    * (simulate + compact + draw) from the timer query (frames without a free query are missing), CPU ms
    * from the frame's start until its draw is submitted, and ms between consecutive frame starts.
    */
-  frameLog: { gpuMs: number[]; stepMs: number[]; intervalMs: number[] };
+  frameLog: { gpuMs: number[]; stepMs: number[]; intervalMs: number[]; engineMs: number[] };
   /** At the end (?frames=F): the ids of the particles in the compacted texture, sorted, and whether all had life > 0. */
   final?: { liveIds: number[]; allAlive: boolean; liveCount: number; litPixels: number };
 }
@@ -193,7 +193,7 @@ const pendingQueries: WebGLQuery[] = [];
 const gpuTimes: number[] = [];
 const cpuTimes: number[] = [];
 const frameStamps: number[] = [];
-const frameLog: DemoState['frameLog'] = { gpuMs: [], stepMs: [], intervalMs: [] };
+const frameLog: DemoState['frameLog'] = { gpuMs: [], stepMs: [], intervalMs: [], engineMs: [] };
 let lastStepStart: number | undefined;
 
 function initialPool(): Float32Array {
@@ -304,7 +304,10 @@ function step(): void {
   const query = timer && pendingQueries.length < 4 ? gl.createQuery() : null;
   if (query) gl.beginQuery(timer!.TIME_ELAPSED_EXT, query);
   if (live) simulate(live, frame + 1);
+  // Main-thread time of the engine's calls in this frame (README "Using glcompact in a graphics app").
+  const engineStarted = performance.now();
   const next = engine.compact(pool, { keep, algorithm });
+  let engineMs = performance.now() - engineStarted;
   draw(next);
   if (query) {
     gl.endQuery(timer!.TIME_ELAPSED_EXT);
@@ -313,7 +316,10 @@ function step(): void {
   cpuTimes.push(performance.now() - started);
   frameLog.stepMs.push(performance.now() - started);
   if (cpuTimes.length > 30) cpuTimes.shift();
+  const disposeStarted = performance.now();
   live?.dispose();
+  engineMs += performance.now() - disposeStarted;
+  frameLog.engineMs.push(engineMs);
   live = next;
   frame += 1;
   pollTimer();

@@ -37,6 +37,8 @@ interface DemoState {
   /** With ?capture=1: each frame's kept count (GPU: read after the frame; cpu: the CPU's), and its pixels (base64 RGBA). */
   counts: number[];
   pixels: string[];
+  /** Main-thread ms of the engine's calls (compact + dispose), per GPU-culled frame. */
+  engineMs: number[];
   /** gl.getError() after the last frame (?capture=1). */
   glError?: number;
   renderer: string;
@@ -199,14 +201,23 @@ void main() {
   };
 }
 
+/** Main-thread ms of the engine's calls, per GPU-culled frame. */
+const engineTimes: number[] = [];
+
 function gpuFrame(frame: number): void {
   animate!(frame);
+  // Main-thread time of the engine's calls in this frame (README "Using glcompact in a graphics app").
+  const engineStarted = performance.now();
   const next = engine.compact(instances!, { keep: { glsl: keepGlsl }, algorithm: 'horn' });
+  let engineMs = performance.now() - engineStarted;
   instanceTexture.sourceTexture = next.stream.texture;
   countTexture.sourceTexture = next.stream.lengthTexture;
   mesh.count = INSTANCE_COUNT;
   renderer.render(scene, camera);
+  const disposeStarted = performance.now();
   result?.dispose();
+  engineMs += performance.now() - disposeStarted;
+  engineTimes.push(engineMs);
   result = next;
 }
 
@@ -257,7 +268,7 @@ function show(): void {
   const last = readbacks.perFrame.at(-1);
   element('readbacks').textContent = last === undefined ? '–' : String(last);
   exposed.demoState = {
-    mode, frame, done, instances: INSTANCE_COUNT, readbacksPerFrame: [...readbacks.perFrame], readbacksOutsideFrames: readbacks.outside, counts: [...counts], pixels,
+    mode, frame, done, instances: INSTANCE_COUNT, engineMs: [...engineTimes], readbacksPerFrame: [...readbacks.perFrame], readbacksOutsideFrames: readbacks.outside, counts: [...counts], pixels,
     glError: exposed.demoState?.glError, renderer: engine.caps.renderer,
   };
 }
