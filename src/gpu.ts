@@ -251,7 +251,7 @@ export class Gpu {
 
   // --- debug mode ---
 
-  /** twgl skips a uniform it cannot find, so a misspelt name would leave the program's old value. */
+  /** Program.use skips a uniform its program does not have (as GL does), so a misspelt name would leave the old value. */
   private checkUniformNames({ program, uniforms }: Draw): void {
     for (const name of Object.keys(uniforms)) {
       if (!program.declaredUniforms.has(name)) {
