@@ -13,13 +13,13 @@
 import bitmaskGather from '../../glsl/bitmask-gather.frag';
 import bitmaskDirectory from '../../glsl/bitmask-directory.frag';
 import bitmaskPackWords from '../../glsl/bitmask-pack-words.frag';
-import keepBitmask from '../../glsl/keep-bitmask.frag';
 import keptRows from '../../glsl/kept-rows.vert';
 import { copyTexel } from '../copy-texel.js';
 import { compactLayoutFor } from '../layout.js';
 import { reduceThenScan, WHOLE_STREAM } from '../scan/reduce-then-scan.js';
 import { COUNT_FORMAT } from '../texel-format.js';
 import { keepFlagsPass, keepFlagsProgram } from './keep-flags.js';
+import { keepPasses } from './keep-passes.js';
 import type { CompactionDriver } from './plan.js';
 
 /**
@@ -37,7 +37,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
   const direct = words.length <= BITMASK_SHAPE.directWordsUpTo;
   const flagsPerTexel = direct ? 32 : 8;
   const flags = compactLayoutFor(layout.capacity / flagsPerTexel, plan.maxTextureSize);
-  const keepProgram = keepFlagsProgram(gpu, stream, plan.keep, 'kept', { name: 'keep-bitmask.frag', fragment: keepBitmask, defines: { FLAGS_PER_TEXEL: flagsPerTexel } });
+  const keepProgram = keepFlagsProgram(gpu, stream, plan.keep, 'kept', { pass: keepPasses.bitmask, defines: { FLAGS_PER_TEXEL: flagsPerTexel } });
   const DIRECTORY_SHIFT = BITMASK_SHAPE.directoryShift;
   const gather = gpu.program({
     name: 'kept-rows.vert+bitmask-gather.frag',

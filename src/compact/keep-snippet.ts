@@ -1,7 +1,7 @@
 // Reads a user's `{ glsl }` snippet the way the GLSL compiler will, before it is compiled: comments
 // stripped (so they may say anything), then every rule that keeps the snippet a plain body of
 // keep() checked on the code that remains. Also the names a snippet or a uniform may not take.
-import keepFlags from '../../glsl/keep-flags.frag';
+import { KEEP_DEFINES, keepPasses } from './keep-passes.js';
 
 /** A snippet error: the message says which rule, where, and what to do instead. */
 function snippetError(message: string): Error {
@@ -87,7 +87,7 @@ const reservedWords = words(glslReservedWords);
 const builtIns = words(glslBuiltIns);
 
 /**
- * Names keep-flags.frag (with its includes) declares at the top level or tests in the
+ * Names a keep pass (with its includes) declares at the top level or tests in the
  * preprocessor: its uniforms and samplers, its output, its functions and the defines it reads.
  * Read from the shader itself, so a name added there is refused in snippets without a list to update.
  */
@@ -118,12 +118,15 @@ function declaredNames(source: string): Set<string> {
   return names;
 }
 
-/** Names the keep-flags shader owns (and keepElement, which the engine generates around keep()). */
+/**
+ * Names the keep passes own, the same for every compaction path: what each pass (with its includes)
+ * declares or tests, every define the engine gives any of them, and keepElement, which the engine
+ * generates around keep().
+ */
 export const engineNames: ReadonlySet<string> = new Set([
-  ...declaredNames(keepFlags),
+  ...Object.values(keepPasses).flatMap((pass) => [...declaredNames(pass.fragment), ...pass.defines]),
+  ...KEEP_DEFINES,
   'keepElement',
-  // defines compact.ts passes to keep-flags.frag (it also reads them, so they are found above as well)
-  'COMPONENTS', 'FLOAT_VALUES', 'INT_VALUES', 'LENGTH_FROM_TEXTURE', 'KEPT_FLAGS',
 ]);
 
 /** Why `name` cannot be a uniform of a snippet, or undefined when it can. */
