@@ -74,11 +74,10 @@ function stateOf(stream: Stream): StreamState {
  * @typeParam T - `Float32Array`, `Uint32Array` or `Int32Array` (a union where that is not known).
  */
 export class Stream<T extends StreamData = StreamData> {
-  /**
-   * Where the elements sit: element i at texel (i mod width, i div width) of `texture`, width a
-   * power of two (widthLog2). `layout.length` is the capacity while the length is on the GPU.
-   */
-  readonly layout: Layout;
+  /** The layout as made: its length is the capacity while the length is on the GPU. */
+  readonly #layout: Layout;
+  /** The same layout with the length read back (made once, when it differs). */
+  #knownLayout: Layout | undefined;
   /** The element type: 'float32', 'uint32' or 'int32', as the typed array `T`. */
   readonly type: ElementType;
   /** Components per element: 1 (scalars) or 4 (vec4s). */
@@ -87,9 +86,21 @@ export class Stream<T extends StreamData = StreamData> {
   /** @internal Streams are made by `engine.stream()`, `engine.scan()` and `engine.compact()`. */
   constructor(state: Omit<StreamState, 'disposed' | 'disposedBy'>, layout: Layout, type: ElementType) {
     states.set(this, { ...state, disposed: false, disposedBy: '' });
-    this.layout = layout;
+    this.#layout = layout;
     this.type = type;
     this.components = state.format.components;
+  }
+
+  /**
+   * Where the elements sit: element i at texel (i mod width, i div width) of `texture`, width a
+   * power of two (widthLog2). `layout.length` equals `length` once that is known on the CPU; while the
+   * length is only on the GPU (a compaction's output before `count()`), it is the capacity.
+   */
+  get layout(): Layout {
+    const length = states.get(this)?.length;
+    if (length === undefined || length === this.#layout.length) return this.#layout;
+    if (this.#knownLayout?.length !== length) this.#knownLayout = { ...this.#layout, length };
+    return this.#knownLayout;
   }
 
   /**

@@ -72,3 +72,24 @@ describe('stream round trip', () => {
     }
   });
 });
+
+describe('stream.layout tells the truth about the length', () => {
+  it('a compaction output: layout.length is the capacity while the count is on the GPU, the count once read', async () => {
+    const engine = await testEngine();
+    const stream = engine.stream(new Uint32Array([0, 7, 0, 0, 9, 4, 0]));
+    expect(stream.layout.length).toBe(7);
+    const kept = engine.compact(stream, { keep: 'nonzero' });
+    expect(kept.stream.layout.length).toBe(kept.stream.layout.capacity);
+    const sums = engine.scan(kept.stream); // made while the length is on the GPU
+    expect(await kept.count()).toBe(3);
+    expect(kept.stream.length).toBe(3);
+    expect(kept.stream.layout.length).toBe(3);
+    expect(kept.stream.layout.width).toBe(stream.layout.width);
+    expect(kept.stream.layout).toBe(kept.stream.layout); // one object, not one per access
+    expect(sums.layout.length).toBe(sums.layout.capacity);
+    expect(await sums.readLength()).toBe(3);
+    expect(sums.layout.length).toBe(3);
+    expect(Array.from(await sums.read())).toEqual([7, 16, 20]);
+    for (const object of [sums, kept, stream]) object.dispose();
+  });
+});
