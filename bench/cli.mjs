@@ -109,7 +109,8 @@ async function main() {
   const glVersion = (await readJson(require.resolve('gl/package.json'))).version;
 
   const gl = createHeadlessContext();
-  const engine = createEngine(gl);
+  // The sweeps go to 2^24 elements: one such R32UI target is 64 MiB, the default pool's whole budget.
+  const engine = createEngine(gl, { texturePoolBytes: 512 * 2 ** 20 });
   const renderer = headlessRenderer(gl);
   const now = new Date();
   const date = now.toISOString().slice(0, 10);

@@ -12,8 +12,11 @@ import type { ElementType, StreamData } from './stream.js';
 /** Options of {@link createEngine}; every one may be left out or `undefined` (its default). */
 export interface EngineOptions {
   /**
-   * Idle texture memory the engine keeps for reuse, in bytes (default 512 MiB). Allocating a
+   * Idle texture memory the engine keeps for reuse, in bytes (default 64 MiB). Allocating a
    * texture costs a full clear, so reuse makes repeated calls several times faster; 0 disables it.
+   * Texture heights are rounded up to size classes (at most 25 % more), so streams whose length
+   * changes every frame reuse the same few textures. Raise it for streams of 2^22 elements and more
+   * (a 2^24-element R32UI target alone is 64 MiB; a compaction of one uses several).
    * `engine.trim()` frees the idle textures at any time.
    */
   texturePoolBytes?: number | undefined;
@@ -102,7 +105,13 @@ export interface CompactOptions {
   radix?: number | undefined;
 }
 
-export const DEFAULT_TEXTURE_POOL_BYTES = 512 * 2 ** 20;
+/**
+ * 64 MiB: fits a phone's browser tab (iOS ends tabs far below a gigabyte). With the pool's size
+ * classes, a stream whose length changes every frame (300 frames of 0 to 600k elements,
+ * bench/pool-probe.ts) hits 97.9 % with it, as with 512 MiB. Streams of 2^22 elements and more want
+ * a larger pool (one 2^24-element R32UI target is 64 MiB): see EngineOptions.texturePoolBytes.
+ */
+export const DEFAULT_TEXTURE_POOL_BYTES = 64 * 2 ** 20;
 export const DEFAULT_BLOCK_SIZE = 256;
 
 export function parseEngineOptions(options: unknown): Required<EngineOptions> {

@@ -10,16 +10,25 @@ export interface TargetRecycler {
 export class RenderTarget {
   readonly texture: WebGLTexture;
   readonly framebuffer: WebGLFramebuffer;
+  /**
+   * Rows in use: the passes draw and read rows [0, height). The texture may have more
+   * (`allocatedHeight`: the pool rounds heights up to size classes so that streams of changing
+   * lengths reuse textures); rows past `height` are never read.
+   */
+  height: number;
   private freed = false;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
     private readonly tracker: ResourceTracker,
     readonly width: number,
-    readonly height: number,
+    /** Rows of the texture itself. */
+    readonly allocatedHeight: number,
     readonly format: TexelFormat,
     private readonly recycler?: TargetRecycler,
   ) {
+    const height = allocatedHeight;
+    this.height = height;
     // Raw GL rather than twgl: twgl's texture setup sets WebGL-only unpack parameters that
     // headless-gl rejects (INVALID_ENUM left queued after every new target), and it needs none of them.
     const texture = gl.createTexture();
@@ -48,7 +57,7 @@ export class RenderTarget {
 
   /** Bytes of texture memory. */
   get bytes(): number {
-    return this.width * this.height * this.format.bytesPerTexel;
+    return this.width * this.allocatedHeight * this.format.bytesPerTexel;
   }
 
   /** The owner is done with it: back to the pool (contents undefined), or destroyed. */
@@ -59,9 +68,11 @@ export class RenderTarget {
     else this.destroy();
   }
 
-  /** @internal The pool hands a recycled target out again. */
-  reuse(): this {
+  /** @internal The pool hands a target out (again), for `height` rows of its texture. */
+  reuse(height: number): this {
+    if (height > this.allocatedHeight) throw new Error(`internal: ${height} rows asked of a target of ${this.allocatedHeight}`);
     this.freed = false;
+    this.height = height;
     return this;
   }
 
