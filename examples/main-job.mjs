@@ -18,7 +18,7 @@ const compactions = [
   ['horn (global)', { algorithm: 'horn', global: true }],
   ['histopyramid', { algorithm: 'histopyramid' }],
   ['bitmask', { algorithm: 'bitmask' }],
-  ['hybrid (auto + blockSize)', { algorithm: 'auto', blockSize: 256 }],
+  ['hybrid (auto + blockSize, order any)', { algorithm: 'auto', order: 'any', blockSize: 256 }],
   ['auto', { algorithm: 'auto' }],
 ];
 const thresholds = [0.2, 0.5, 0.8];

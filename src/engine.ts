@@ -21,6 +21,7 @@ import { globalScan } from './scan/global-scan.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
+import { compactCandidates, ENGINE_VERSION, nearest, optionsForPath, parseProfile, scanCandidates, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe } from './validate.js';
 
 /** What a scan cost and which path it took (`engine.lastScanStats`). */
@@ -68,6 +69,8 @@ export class Engine {
   readonly #owner: StreamOwner;
   #disposed = false;
   #contextLost = false;
+  /** What engine.tune() measured (or engine.useProfile() gave); undefined: the built-in defaults. */
+  #profile: TuningProfile | undefined;
   readonly #canvas: EventTarget | undefined;
   readonly #onContextLost = () => {
     this.#contextLost = true;
@@ -150,7 +153,8 @@ export class Engine {
   scan<T extends StreamData>(stream: Stream<T>, options?: ScanOptions): Stream<T> {
     this.#assertAlive('scan()');
     this.#assertOwnStream('engine.scan(stream)', stream);
-    const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity);
+    const tunedScan = this.#profile ? nearest(this.#profile.scan, stream.layout.capacity) : undefined;
+    const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity, tunedScan);
     const view = viewOf(stream);
     const { layout } = stream;
     const input = { texture: view.target.texture, width: layout.width, height: layout.height, format: view.format };
@@ -193,7 +197,9 @@ export class Engine {
   compact(stream: Stream, options: CompactOptions): CompactResult {
     this.#assertAlive('compact()');
     this.#assertOwnStream('engine.compact(stream)', stream);
-    const plan = parseCompactOptions(options, stream.type, stream.layout.width, this.caps.transformFeedback);
+    const profile = this.#profile;
+    const tuned = profile ? (order: 'keep' | 'any') => nearest(profile.compact[order], stream.layout.capacity) : undefined;
+    const plan = parseCompactOptions(options, stream.type, stream.layout.width, this.caps.transformFeedback, tuned);
     const keep = keepFunction(plan.keep, stream.type);
     const entry = compactionAlgorithmInfo[plan.algorithm];
     const concat = plan.concat === 'auto' ? AUTO_CONCAT : plan.concat;
@@ -223,6 +229,7 @@ export class Engine {
       ...stats,
       algorithm: plan.algorithm,
       requestedAlgorithm: plan.requested,
+      order: entry.keepsOrder ? 'keep' : 'any',
       concat: entry.blocks ? concat : 'none',
       blockSize: entry.blocks ? blockSize : undefined,
       scan: plan.scan,
@@ -325,6 +332,125 @@ export class Engine {
   syncState(): void {
     this.#assertAlive('syncState()');
     this.#gpu.state.sync();
+  }
+
+  /**
+   * Measures every compaction path and scan on this context, at `options.sizes` and (compactions)
+   * `options.densities`, and from then on 'auto' and the default whole-stream scan take the fastest for
+   * the nearest measured size: among the order-keeping paths by default, among all with
+   * `order: 'any'`. Before (or without) tuning they take the built-in defaults. It waits for the GPU
+   * only through fences polled between tasks (timer queries where the context has them), one call per
+   * task, so an app's frames go on meanwhile; headless-gl waits with gl.finish(). Results never change
+   * (every path is exact); order changes only where `order: 'any'` allows it.
+   * @returns The profile (JSON): keep it (e.g. localStorage) and give it back with useProfile().
+   * @example
+   * ```ts
+   * const profile = await engine.tune({ sizes: [10_000, 100_000] });
+   * localStorage.setItem('glcompact-profile', JSON.stringify(profile));
+   * ```
+   */
+  async tune(options: TuneOptions = {}): Promise<TuningProfile> {
+    this.#assertAlive('tune()');
+    const what = 'engine.tune(options)';
+    const sizes = options.sizes ?? [2 ** 10, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20];
+    const densities = options.densities ?? [0.1, 0.5, 0.9];
+    const repeats = options.repeats ?? 3;
+    const limit = this.caps.maxTextureSize ** 2;
+    if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((n) => Number.isInteger(n) && n >= 1 && n <= limit)) {
+      throw new Error(`${what}: sizes must be a non-empty array of stream lengths from 1 to ${limit}; got ${describe(sizes)}`);
+    }
+    if (!Array.isArray(densities) || densities.length === 0 || !densities.every((d) => typeof d === 'number' && d >= 0 && d <= 1)) {
+      throw new Error(`${what}: densities must be a non-empty array of kept fractions from 0 to 1; got ${describe(densities)}`);
+    }
+    if (!Number.isInteger(repeats) || repeats < 1 || repeats > 50) throw new Error(`${what}: repeats must be an integer from 1 to 50; got ${describe(repeats)}`);
+    const profile: TuningProfile = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: this.caps.renderer, measured: new Date().toISOString(), compact: { keep: {}, any: {} }, scan: {}, timings: {} };
+    const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+    /** Median ms of `run`: GPU time by timer query, else submit-to-done by fence. One run per task. */
+    const time = async (run: () => { dispose(): void }): Promise<number> => {
+      run().dispose(); // first use: compiles, fills the pool
+      await this.#gpuDone();
+      const times: number[] = [];
+      for (let i = 0; i < repeats; i++) {
+        await nextTask();
+        this.#assertAlive('tune()');
+        let made: { dispose(): void } | undefined;
+        const gpuMs = await this.gpuTime(() => { made = run(); });
+        if (gpuMs !== undefined) {
+          times.push(gpuMs);
+        } else {
+          const start = performance.now();
+          await this.#gpuDone();
+          times.push(performance.now() - start);
+        }
+        made?.dispose();
+      }
+      times.sort((a, b) => a - b);
+      return times[Math.floor(times.length / 2)];
+    };
+    for (const n of sizes) {
+      const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000);
+      const stream = this.stream(data);
+      try {
+        const key = String(sizeClass(stream.layout.capacity));
+        const totals = new Map<string, number>();
+        for (const density of densities) {
+          const keep = { lessEqual: Math.round(density * 1_000_000) - 1 };
+          for (const { path } of compactCandidates) {
+            const ms = await time(() => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions));
+            (profile.timings[`${key}/${density}`] ??= {})[path] = ms;
+            totals.set(path, (totals.get(path) ?? 0) + ms);
+          }
+        }
+        const fastest = (paths: readonly string[]) => paths.reduce((a, b) => (totals.get(b)! < totals.get(a)! ? b : a));
+        profile.compact.keep[key] = fastest(compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path)) as TuningProfile['compact']['keep'][string];
+        profile.compact.any[key] = fastest(compactCandidates.map((c) => c.path)) as TuningProfile['compact']['any'][string];
+        const scanTimes: Record<string, number> = {};
+        for (const algorithm of scanCandidates) scanTimes[algorithm] = await time(() => this.scan(stream, { algorithm }));
+        (profile.timings[`${key}/scan`] = scanTimes);
+        profile.scan[key] = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
+      } finally {
+        stream.dispose();
+      }
+    }
+    this.#profile = profile;
+    return structuredClone(profile);
+  }
+
+  /** The profile in use (a copy), from engine.tune() or engine.useProfile(); undefined: the built-in defaults. */
+  get profile(): TuningProfile | undefined {
+    return this.#profile && structuredClone(this.#profile);
+  }
+
+  /**
+   * Takes a profile measured earlier by engine.tune() on the same renderer and engine version (e.g.
+   * kept in localStorage, or shipped per device class); `null` goes back to the built-in defaults.
+   * @throws Error if it is not a profile, or was measured on another renderer or engine version.
+   */
+  useProfile(profile: TuningProfile | null): void {
+    this.#assertAlive('useProfile()');
+    this.#profile = profile === null ? undefined : parseProfile(structuredClone(profile), this.caps.renderer);
+  }
+
+  /** Resolves once the GPU has done what was submitted, without blocking where the context can tell by fence. */
+  async #gpuDone(): Promise<void> {
+    const gl = this.#gpu.gl;
+    if (!this.caps.asyncReadback) {
+      gl.finish();
+      return;
+    }
+    const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (!sync) return;
+    try {
+      gl.flush();
+      for (;;) {
+        const status = gl.clientWaitSync(sync, 0, 0);
+        if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED || status === gl.WAIT_FAILED) return;
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        this.#assertAlive('tune()');
+      }
+    } finally {
+      gl.deleteSync(sync);
+    }
   }
 
   /** Frees the idle textures kept for reuse (see EngineOptions.texturePoolBytes). */

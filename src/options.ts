@@ -1,6 +1,6 @@
 // The public options and their validation. Each check throws an Error naming the argument, what
 // was given and what is allowed, before any GL object is made (validate.ts has the helpers).
-import { compactionPath, requestedAlgorithmNames, type CompactionAlgorithm, type RequestedAlgorithm } from './compact/algorithm-names.js';
+import { compactionAlgorithmInfo, compactionPath, requestedAlgorithmNames, type CompactionAlgorithm, type RequestedAlgorithm } from './compact/algorithm-names.js';
 import { concatModes, type ConcatMode } from './compact/concatenate.js';
 import { parseKeepOption, type KeepOption } from './compact/keep-function.js';
 import { isPowerOfTwo, MAX_BLOCK_SIZE } from './layout.js';
@@ -87,11 +87,20 @@ export interface CompactOptions {
    * 'jumping-jack': any order (paper Sec. 4); 'horn': input order kept; 'histopyramid': input order
    * kept, a 1D HistoPyramid over the whole stream; 'bitmask': input order kept, keep flags packed 32
    * to a word (the HistoPyramid and the bitmask have no blocks: `blockSize`, `concat` and `scan` do
-   * not apply); 'auto' (the default): the bitmask, or with any of `blockSize`, `scan`, `concat` given,
-   * the paper's block pipeline with Jumping Jack or Horn per block ('hybrid'). README "Choosing an algorithm".
+   * not apply); 'auto' (the default): the path `engine.tune()` measured fastest on this device for
+   * the stream's size among those `order` allows, else the bitmask; with any of `blockSize`, `scan`,
+   * `concat` given, the paper's block pipeline: Horn per block, or with `order: 'any'` Jumping Jack or
+   * Horn per block ('hybrid'). README "Choosing an algorithm".
    */
   algorithm?: RequestedAlgorithm | undefined;
-  /** Elements per block of the block algorithms: power of two, 16..2048. Default 256. Given with 'auto', selects the block hybrid. */
+  /**
+   * 'keep' (the default): the output keeps the input's order, so 'auto' chooses among the
+   * order-keeping paths only and no device reorders your results; 'any': 'auto' may also choose
+   * Jumping Jack and the per-block hybrid. An explicit algorithm that does not keep order
+   * ('jumping-jack') with `order: 'keep'` is refused.
+   */
+  order?: 'keep' | 'any' | undefined;
+  /** Elements per block of the block algorithms: power of two, 16..2048. Default 256. Given with 'auto', selects the block pipeline. */
   blockSize?: number | undefined;
   /** Horn only: search the whole stream's prefix sum (Horn 2005: no blocks, no concatenation). */
   global?: boolean | undefined;
@@ -168,11 +177,12 @@ export interface ScanPlan {
   radix: number;
 }
 
-export function parseScanOptions(options: unknown, rowWidth: number, texels: number): ScanPlan {
+/** `tuned`: the whole-stream scan engine.tune() measured fastest for this size, if any. */
+export function parseScanOptions(options: unknown, rowWidth: number, texels: number, tuned?: ScanAlgorithm): ScanPlan {
   const opts = optionsObject('engine.scan(stream, options)', options, ['algorithm', 'exclusive', 'blockSize', 'radix']);
   const blockSize = opts.blockSize === undefined ? undefined : blockSizeOption('engine.scan(): options.blockSize', opts.blockSize, rowWidth);
   return {
-    algorithm: oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, defaultScan(blockSize, texels)),
+    algorithm: oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, blockSize === undefined && tuned ? tuned : defaultScan(blockSize, texels)),
     exclusive: booleanOption('engine.scan(): options.exclusive', opts.exclusive, false),
     blockSize,
     radix: radixOption('engine.scan(): options.radix', opts.radix),
@@ -182,6 +192,7 @@ export function parseScanOptions(options: unknown, rowWidth: number, texels: num
 export interface CompactPlanOptions {
   keep: KeepOption;
   requested: RequestedAlgorithm;
+  order: 'keep' | 'any';
   algorithm: CompactionAlgorithm;
   blockSize: number;
   concat: ConcatMode | 'auto';
@@ -190,8 +201,12 @@ export interface CompactPlanOptions {
   radix: number;
 }
 
-export function parseCompactOptions(options: unknown, type: ElementType, rowWidth: number, transformFeedback: boolean): CompactPlanOptions {
-  const opts = optionsObject('engine.compact(stream, options)', options, ['keep', 'algorithm', 'blockSize', 'global', 'concat', 'output', 'scan', 'radix']);
+/**
+ * `tuned(order)`: the path engine.tune() measured fastest for this stream's size among those `order`
+ * allows, if any (used by 'auto' without block options).
+ */
+export function parseCompactOptions(options: unknown, type: ElementType, rowWidth: number, transformFeedback: boolean, tuned?: (order: 'keep' | 'any') => CompactionAlgorithm | undefined): CompactPlanOptions {
+  const opts = optionsObject('engine.compact(stream, options)', options, ['keep', 'algorithm', 'order', 'blockSize', 'global', 'concat', 'output', 'scan', 'radix']);
   if (options === undefined) throw new Error("engine.compact(stream, options): options.keep is required, e.g. { keep: 'nonzero' }; got no options");
   const keep = parseKeepOption(opts.keep, type);
   const requested = oneOf('engine.compact(): options.algorithm', opts.algorithm, requestedAlgorithmNames, 'auto');
@@ -207,8 +222,13 @@ export function parseCompactOptions(options: unknown, type: ElementType, rowWidt
   if (concat === 'transform-feedback' && !transformFeedback) {
     throw new Error("engine.compact(): options.concat 'transform-feedback' is not available: this context's transform feedback failed the start-up probe (engine.caps.transformFeedback is false); use 'vertex-fetch' or 'auto'");
   }
+  const order = oneOf('engine.compact(): options.order', opts.order, ['keep', 'any'] as const, 'keep');
+  if (opts.order === 'keep' && requested !== 'auto' && !compactionAlgorithmInfo[requested].keepsOrder) {
+    throw new Error(`engine.compact(): algorithm '${requested}' does not keep the input's order, but options.order is 'keep'; use order: 'any', or an order-keeping algorithm ('bitmask', 'horn', 'histopyramid')`);
+  }
   const blockOptions = opts.blockSize !== undefined || opts.scan !== undefined || opts.concat !== undefined;
-  return { keep, requested, algorithm: compactionPath(requested, global, blockOptions), blockSize, concat, outputIndices: output === 'indices', scan, radix };
+  const algorithm = compactionPath(requested, global, blockOptions, order, blockOptions ? undefined : tuned?.(order));
+  return { keep, requested, order, algorithm, blockSize, concat, outputIndices: output === 'indices', scan, radix };
 }
 
 function booleanOption(name: string, value: unknown, fallback: boolean): boolean {

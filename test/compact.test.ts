@@ -264,26 +264,32 @@ describe("algorithm 'auto' (per-block hybrid)", () => {
     const n = blockSize * 64 + 17;
     const layers = [0.03, 0.5, 0.95, 1].map((density, k) => randomKept(n, density, k + 1));
     const c = input(engine, 'hybrid', () => layers[0].map((_, i) => layers[Math.floor(i / blockSize) % 4][i]));
-    await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'auto', blockSize }, 'hybrid');
-    const result = engine.compact(c.stream, { keep: 'nonzero', blockSize });
-    expect(result.stats).toMatchObject({ algorithm: 'hybrid', requestedAlgorithm: 'auto' });
+    await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'auto', order: 'any', blockSize }, 'hybrid');
+    const result = engine.compact(c.stream, { keep: 'nonzero', order: 'any', blockSize });
+    expect(result.stats).toMatchObject({ algorithm: 'hybrid', requestedAlgorithm: 'auto', order: 'any' });
     result.dispose();
   });
 
-  it("runs the bitmask compaction when no block option is given, the hybrid when blockSize, scan or concat is", async () => {
+  it("auto: the bitmask without block options; with blockSize, scan or concat Horn per block, or the hybrid with order: 'any'", async () => {
     const engine = await testEngine();
     const stream = engine.stream(Float32Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? 0 : i)));
     const want = Array.from({ length: 5000 }, (_, i) => i).filter((i) => i % 3 !== 0);
     for (const [options, path] of [
       [{}, 'bitmask'],
-      [{ blockSize: 64 }, 'hybrid'],
-      [{ scan: 'blelloch' }, 'hybrid'],
-      [{ concat: 'vertex-fetch' }, 'hybrid'],
+      [{ order: 'any' }, 'bitmask'],
+      [{ blockSize: 64 }, 'horn'],
+      [{ scan: 'blelloch' }, 'horn'],
+      [{ concat: 'vertex-fetch' }, 'horn'],
+      [{ blockSize: 64, order: 'any' }, 'hybrid'],
+      [{ scan: 'blelloch', order: 'any' }, 'hybrid'],
+      [{ concat: 'vertex-fetch', order: 'any' }, 'hybrid'],
     ] as const) {
       const result = engine.compact(stream, { keep: 'nonzero', ...options });
       expect(result.stats.algorithm, JSON.stringify(options)).toBe(path);
-      const got = Array.from(await result.read()).sort((a, b) => a - b);
-      expect(got).toEqual(want);
+      expect(result.stats.order, JSON.stringify(options)).toBe(path === 'hybrid' ? 'any' : 'keep');
+      const got = Array.from(await result.read());
+      // order 'keep' (the default): input order, exactly; 'any': the same elements
+      expect(path === 'hybrid' ? got.sort((a, b) => a - b) : got).toEqual(want);
       result.dispose();
     }
     stream.dispose();

@@ -293,7 +293,7 @@ describe('engine.compact() and engine.scan(): bad options', () => {
     ['global with jumping-jack', { global: true, algorithm: 'jumping-jack' }, ["options.global applies to algorithm 'horn' only", 'got algorithm "jumping-jack"']],
     ['global with auto', { global: true }, ["options.global applies to algorithm 'horn' only", "got algorithm 'auto' (the default): add algorithm: 'horn'"]],
     ['global with histopyramid', { global: true, algorithm: 'histopyramid' }, ["options.global applies to algorithm 'horn' only", 'got algorithm "histopyramid"']],
-    ['an unknown option (typo)', { algorithim: 'horn' }, ['engine.compact(stream, options)', 'unknown option(s) algorithim', 'allowed: keep, algorithm, blockSize, global, concat, output, scan, radix']],
+    ['an unknown option (typo)', { algorithim: 'horn' }, ['engine.compact(stream, options)', 'unknown option(s) algorithim', 'allowed: keep, algorithm, order, blockSize, global, concat, output, scan, radix']],
     ['options not an object', 'horn', ['engine.compact(stream, options)', 'got "horn"', 'an options object']],
   ])('compact %s', async (_, options, parts) => {
     const { gl, engine, stream } = await shared();

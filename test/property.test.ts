@@ -189,6 +189,8 @@ async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void>
     const result = engine.compact(input, {
       keep: keepOption(c.predicate, c.type),
       algorithm,
+      // 'auto' with block options is the per-block hybrid only where any order is allowed
+      ...(algorithm === 'auto' ? { order: 'any' as const } : {}),
       global,
       // global Horn, the HistoPyramid and the bitmask have no concatenation: leave concat to its default there
       concat: blocks ? c.concat : undefined,

@@ -27,10 +27,10 @@ export const SWEEPS = {
         ['bitmask', { algorithm: 'bitmask' }],
         // What a call with no algorithm option runs (the bitmask since issue 13).
         ['auto', { algorithm: 'auto' }],
-        // The paper's block pipeline, as 'auto' runs it when given block options, with the two ways to
-        // get the concatenation lines' endpoints (what concat 'auto' chooses between).
-        ['auto, transform-feedback', { algorithm: 'auto', concat: 'transform-feedback' }],
-        ['auto, vertex-fetch', { algorithm: 'auto', concat: 'vertex-fetch' }],
+        // The paper's block pipeline, as 'auto' runs it when given block options and order 'any' (the
+        // per-block hybrid), with the two ways to get the concatenation lines' endpoints.
+        ['auto, transform-feedback', { algorithm: 'auto', order: 'any', concat: 'transform-feedback' }],
+        ['auto, vertex-fetch', { algorithm: 'auto', order: 'any', concat: 'vertex-fetch' }],
       ];
       const points = [];
       for (const density of c.densities) {
@@ -108,7 +108,7 @@ SWEEPS['state-contract'] = {
   config: (quick) => ({ n: 2 ** 16, callsPerRun: quick ? 10 : 20, repeats: quick ? 15 : 31 }),
   points(c) {
     const x = { log2n: Math.log2(c.n) };
-    const options = { keep: { lessEqual: 0.5 }, algorithm: 'auto', blockSize: 256 };
+    const options = { keep: { lessEqual: 0.5 }, algorithm: 'auto', order: 'any', blockSize: 256 };
     return [
       ['with the contract (default)', {}],
       ['preserveState: false', { preserveState: false }],

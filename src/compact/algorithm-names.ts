@@ -51,13 +51,17 @@ export const requestedAlgorithmNames: RequestedAlgorithm[] = [
 ];
 
 /**
- * @internal The path for a request. 'auto' runs the bitmask compaction, the fastest measured at
- * every size and density on the H200 and on llvmpipe (README "Choosing an algorithm"), unless block
- * options (`blockSize`, `scan` or `concat`) ask for the paper's block pipeline: then the hybrid of
- * Jumping Jack and Horn per block. `global` runs Horn over the whole stream.
+ * @internal The path for a request. 'auto' runs what engine.tune() measured fastest on this device
+ * for the size (`tuned`, already limited to what `order` allows), else the bitmask compaction, the
+ * fastest measured at every size and density on the H200 and on llvmpipe (README "Choosing an
+ * algorithm"), unless block options (`blockSize`, `scan` or `concat`) ask for the paper's block
+ * pipeline: then Horn per block, or with order 'any' the hybrid of Jumping Jack and Horn per block.
+ * `global` runs Horn over the whole stream.
  */
-export function compactionPath(requested: RequestedAlgorithm, global: boolean, blockOptions: boolean): CompactionAlgorithm {
+export function compactionPath(requested: RequestedAlgorithm, global: boolean, blockOptions: boolean, order: 'keep' | 'any' = 'keep', tuned?: CompactionAlgorithm): CompactionAlgorithm {
   if (global) return 'horn-global';
-  if (requested === 'auto') return blockOptions ? 'hybrid' : 'bitmask';
-  return requested;
+  if (requested !== 'auto') return requested;
+  if (blockOptions) return order === 'any' ? 'hybrid' : 'horn';
+  if (tuned && (order === 'any' || compactionAlgorithmInfo[tuned].keepsOrder)) return tuned;
+  return 'bitmask';
 }

@@ -11,6 +11,8 @@ export interface CompactStats extends PassStats {
   algorithm: CompactionAlgorithm;
   /** The `algorithm` option as given ('auto' when it was left out). */
   requestedAlgorithm: RequestedAlgorithm;
+  /** Whether the path taken keeps the input's order ('keep') or may not ('any'). */
+  order: 'keep' | 'any';
   /** How the blocks were joined; 'none' for paths without blocks ('horn-global', 'histopyramid'). */
   concat: ConcatMode | 'none';
   /** Elements per block; undefined for paths without blocks. */

@@ -1,0 +1,110 @@
+// Self-tuning (the paper's Sec. 7: compaction performance depends on the data and the architecture).
+// engine.tune() times every path on the engine's own context, per size class, and 'auto' (and the
+// default whole-stream scan) then take the fastest; a profile is plain JSON, keyed by the renderer
+// and the engine's version, so an app can keep it (localStorage) or ship one per device class.
+// Every path is exact: tuning changes speed, never results (order only where `order: 'any'` allows).
+import type { CompactionAlgorithm } from './compact/algorithm-names.js';
+import type { ScanAlgorithm } from './scan/algorithms.js';
+
+/** The engine's version, part of a profile's key (a new version may change what is fastest). */
+export const ENGINE_VERSION = '0.2.0';
+
+/** What `engine.tune()` learnt: JSON you can store and give back with `engine.useProfile()`. */
+export interface TuningProfile {
+  format: 'glcompact-profile';
+  /** The engine version that measured it. */
+  version: string;
+  /** `engine.caps.renderer` of the context it was measured on. */
+  renderer: string;
+  /** When it was measured (ISO 8601). */
+  measured: string;
+  /**
+   * The fastest compaction per size class (log2 of the stream's texel capacity) for each order
+   * contract, over the densities tuned (least total time).
+   */
+  compact: { keep: Record<string, CompactionAlgorithm>; any: Record<string, CompactionAlgorithm> };
+  /** The fastest whole-stream scan per size class. */
+  scan: Record<string, ScanAlgorithm>;
+  /** Median ms per call of every path measured, per size class and density (for the record). */
+  timings: Record<string, Record<string, number>>;
+}
+
+/** Options of `engine.tune()`; every one may be left out. */
+export interface TuneOptions {
+  /** Stream lengths to measure (default [2^10, 2^14, 2^16, 2^18, 2^20]); calls between them take the nearest. */
+  sizes?: readonly number[] | undefined;
+  /** Fractions of elements kept to measure compactions at (default [0.1, 0.5, 0.9]). */
+  densities?: readonly number[] | undefined;
+  /** Timed runs per path and point (default 3; the median counts). */
+  repeats?: number | undefined;
+}
+
+const compactCandidates: ReadonlyArray<{ path: CompactionAlgorithm; keepsOrder: boolean }> = [
+  { path: 'bitmask', keepsOrder: true },
+  { path: 'horn', keepsOrder: true },
+  { path: 'horn-global', keepsOrder: true },
+  { path: 'histopyramid', keepsOrder: true },
+  { path: 'jumping-jack', keepsOrder: false },
+  { path: 'hybrid', keepsOrder: false },
+];
+
+export const scanCandidates: readonly ScanAlgorithm[] = ['reduce-then-scan', 'blelloch', 'recursive-doubling'];
+
+/** The compaction options that run `path` (the hybrid: 'auto' with a block size and order 'any'). */
+export function optionsForPath(path: CompactionAlgorithm): Record<string, unknown> {
+  switch (path) {
+    case 'hybrid': return { algorithm: 'auto', order: 'any', blockSize: 256 };
+    case 'horn-global': return { algorithm: 'horn', global: true };
+    case 'horn': return { algorithm: 'horn', blockSize: 256 };
+    case 'jumping-jack': return { algorithm: 'jumping-jack', blockSize: 256 };
+    default: return { algorithm: path };
+  }
+}
+
+export { compactCandidates };
+
+/** The size class of a stream: log2 of its texel capacity. */
+export function sizeClass(capacity: number): number {
+  return Math.round(Math.log2(Math.max(1, capacity)));
+}
+
+/** The entry of the nearest measured size class (ties: the larger), or undefined for an empty table. */
+export function nearest<T>(table: Record<string, T>, capacity: number): T | undefined {
+  const want = sizeClass(capacity);
+  let best: number | undefined;
+  for (const key of Object.keys(table)) {
+    const k = Number(key);
+    if (best === undefined || Math.abs(k - want) < Math.abs(best - want) || (Math.abs(k - want) === Math.abs(best - want) && k > best)) best = k;
+  }
+  return best === undefined ? undefined : table[String(best)];
+}
+
+/** Checks a profile given to engine.useProfile(); returns it typed, or throws saying what is wrong. */
+export function parseProfile(profile: unknown, renderer: string): TuningProfile {
+  const what = 'engine.useProfile(profile)';
+  const p = profile as Partial<TuningProfile> | null;
+  if (typeof p !== 'object' || p === null || p.format !== 'glcompact-profile') {
+    throw new Error(`${what}: profile must be what engine.tune() returns (or engine.profile gives), format 'glcompact-profile'; got ${typeof p === 'object' && p !== null ? `an object with format ${JSON.stringify(p.format)}` : typeof p}`);
+  }
+  if (p.version !== ENGINE_VERSION) {
+    throw new Error(`${what}: the profile was measured by glcompact ${p.version}, this is ${ENGINE_VERSION}: tune again (a new version can change what is fastest)`);
+  }
+  if (p.renderer !== renderer) {
+    throw new Error(`${what}: the profile was measured on '${p.renderer}', this context is '${renderer}': tune on this device, or keep one profile per renderer`);
+  }
+  const compactPaths = new Set<string>(compactCandidates.map((c) => c.path));
+  const ordered = new Set<string>(compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path));
+  for (const order of ['keep', 'any'] as const) {
+    for (const [key, path] of Object.entries(p.compact?.[order] ?? {})) {
+      if (!Number.isInteger(Number(key)) || !compactPaths.has(path) || (order === 'keep' && !ordered.has(path))) {
+        throw new Error(`${what}: profile.compact.${order}[${JSON.stringify(key)}] = ${JSON.stringify(path)} is not a path the engine can take there`);
+      }
+    }
+  }
+  for (const [key, algorithm] of Object.entries(p.scan ?? {})) {
+    if (!Number.isInteger(Number(key)) || !scanCandidates.includes(algorithm)) {
+      throw new Error(`${what}: profile.scan[${JSON.stringify(key)}] = ${JSON.stringify(algorithm)} is not a scan algorithm`);
+    }
+  }
+  return { ...(p as TuningProfile), compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan } };
+}
