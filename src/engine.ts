@@ -388,6 +388,12 @@ export class Engine {
       return times[Math.floor(times.length / 2)];
     };
     for (const n of sizes) {
+      // Every program first, linked in the background where the context can (KHR_parallel_shader_compile):
+      // a first use inside the timing loop would compile on the thread.
+      await this.warmUp([
+        ...compactCandidates.map(({ path }) => ({ compact: { keep: { lessEqual: 0 }, ...optionsForPath(path) } as CompactOptions, type: 'uint32' as const, lengths: [n] })),
+        ...scanCandidates.map((algorithm) => ({ scan: { algorithm }, type: 'uint32' as const, lengths: [n] })),
+      ]);
       const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000);
       const stream = this.stream(data);
       try {

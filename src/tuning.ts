@@ -11,6 +11,7 @@ export const ENGINE_VERSION = '0.2.0';
 
 /** What `engine.tune()` learnt: JSON you can store and give back with `engine.useProfile()`. */
 export interface TuningProfile {
+  /** Always 'glcompact-profile' (what engine.useProfile() checks first). */
   format: 'glcompact-profile';
   /** The engine version that measured it. */
   version: string;
@@ -22,7 +23,12 @@ export interface TuningProfile {
    * The fastest compaction per size class (log2 of the stream's texel capacity) for each order
    * contract, over the densities tuned (least total time).
    */
-  compact: { keep: Record<string, CompactionAlgorithm>; any: Record<string, CompactionAlgorithm> };
+  compact: {
+    /** For `order: 'keep'` (the default): among the order-keeping paths. */
+    keep: Record<string, CompactionAlgorithm>;
+    /** For `order: 'any'`: among all paths. */
+    any: Record<string, CompactionAlgorithm>;
+  };
   /** The fastest whole-stream scan per size class. */
   scan: Record<string, ScanAlgorithm>;
   /** Median ms per call of every path measured, per size class and density (for the record). */

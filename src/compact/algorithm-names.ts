@@ -28,9 +28,10 @@ export const compactionAlgorithmInfo = {
 } as const satisfies Record<string, CompactionAlgorithmInfo>;
 
 /**
- * The path a compaction took (`result.stats.algorithm`): 'jumping-jack', 'horn' or 'histopyramid'
- * as requested, 'hybrid' for 'auto' (Jumping Jack or Horn per block), 'horn-global' for Horn with
- * `global: true`.
+ * The path a compaction took (`result.stats.algorithm`): 'jumping-jack', 'horn', 'histopyramid' or
+ * 'bitmask' as requested or as 'auto' chose ('auto' without block options: the bitmask, or what
+ * engine.tune() measured fastest), 'hybrid' for 'auto' with block options and `order: 'any'` (Jumping
+ * Jack or Horn per block), 'horn-global' for Horn with `global: true`.
  */
 export type CompactionAlgorithm = 'jumping-jack' | 'horn' | 'hybrid' | 'horn-global' | 'histopyramid' | 'bitmask';
 
