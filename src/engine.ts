@@ -289,10 +289,12 @@ export class Engine {
     const plans = parseWarmUpCalls(calls);
     const gpu = this.#gpu;
     const linking = new Set<Program>();
-    gpu.warming = linking;
-    try {
-      for (const plan of plans) {
-        for (const length of plan.lengths) {
+    for (const plan of plans) {
+      for (const length of plan.lengths) {
+        // One described call per task, warming only inside it: the app's own calls between two
+        // tasks draw as usual, and a context without parallel compile links a few programs per task.
+        gpu.warming = linking;
+        try {
           const Data = plan.type === 'float32' ? Float32Array : plan.type === 'int32' ? Int32Array : Uint32Array;
           const input = this.stream(new Data(length * plan.components), { components: plan.components });
           const owned: Array<{ dispose(): void }> = [input];
@@ -307,10 +309,12 @@ export class Engine {
           } finally {
             for (const object of owned.reverse()) object.dispose();
           }
+        } finally {
+          gpu.warming = undefined;
         }
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        this.#assertAlive('warmUp()');
       }
-    } finally {
-      gpu.warming = undefined;
     }
     // Wait for the driver between tasks, then ask each link's status once (no wait left by then).
     for (const program of linking) {

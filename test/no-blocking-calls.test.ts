@@ -228,6 +228,32 @@ describe('engine.warmUp()', () => {
     }
   });
 
+  it("the app's own calls while warmUp() runs (between its tasks) draw as usual, exactly", async () => {
+    const { gl, destroy } = await freshContext();
+    const engine = createEngine(gl);
+    try {
+      const data = Uint32Array.from({ length: 5000 }, (_, i) => (i * 2654435761) % 9);
+      const stream = engine.stream(data);
+      const warming = engine.warmUp([
+        { compact: { keep: { lessEqual: 3 }, algorithm: 'histopyramid' }, type: 'uint32', lengths: [1000, 5000, 9000] },
+        { scan: { algorithm: 'blelloch' }, type: 'uint32', lengths: [1000, 5000] },
+      ]);
+      const counts: number[] = [];
+      for (let k = 0; k < 4; k++) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        const kept = engine.compact(stream, { keep: { greaterThan: 4 } });
+        counts.push(await kept.count());
+        kept.dispose();
+      }
+      await warming;
+      expect(counts).toEqual(counts.map(() => data.filter((v) => v > 4).length));
+      stream.dispose();
+    } finally {
+      engine.dispose();
+      destroy();
+    }
+  });
+
   it('reports what the call would: a snippet that does not compile, options the call refuses', async () => {
     const { gl, destroy } = await freshContext();
     const engine = createEngine(gl);
