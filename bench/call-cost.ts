@@ -4,7 +4,7 @@
 // per-call time at 2^20 against one call timed alone (is the GPU the bound there?), and heap growth
 // over 10,000 calls. Both engine modes: preserveState true (default) and false.
 //
-// Usage: node bench/build-call-cost.mjs && bash scripts/with-display.sh node bench/tmp/call-cost.mjs
+// Usage: node bench/build-bundle.mjs call-cost && bash scripts/with-display.sh node bench/tmp/call-cost.mjs
 //          [--sizes 10,12,16,20] [--calls 300] [--heap-calls 10000] [--json FILE]
 // On the GPU machine: tools/gpu/README.md (it prints the renderer; every figure names it).
 import { writeFileSync } from 'node:fs';

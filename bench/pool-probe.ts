@@ -3,7 +3,7 @@
 // upload, a compaction, a scan of its output and a count read. Reports after the run: idle texture
 // bytes and count, the pool's hit rate (targets handed out again / all targets handed out), textures
 // alive, and the process's resident memory (llvmpipe keeps textures in it).
-// Usage: node bench/build-pool-probe.mjs && bash scripts/with-display.sh node bench/tmp/pool-probe.mjs [--frames 300] [--pool-mib N] [--json FILE]
+// Usage: node bench/build-bundle.mjs pool-probe && bash scripts/with-display.sh node bench/tmp/pool-probe.mjs [--frames 300] [--pool-mib N] [--json FILE]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';

@@ -2,7 +2,7 @@
 // stretch it kept the thread busy without yielding (an event-loop lag monitor: the longest gap
 // between two 1 ms ticks), the profile, and per size and density how the built-in default and the
 // tuned choice compare with the fastest path measured in the same tune (ratios from its own timings).
-// Usage: node bench/build-tune-probe.mjs && bash scripts/with-display.sh node bench/tmp/tune-probe.mjs [--json FILE] [--repeats 3]
+// Usage: node bench/build-bundle.mjs tune-probe && bash scripts/with-display.sh node bench/tmp/tune-probe.mjs [--json FILE] [--repeats 3]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
