@@ -1,7 +1,8 @@
 // What engine.tune() costs and what it chooses (issue 20): wall time of a default tune, the longest
 // stretch it kept the thread busy without yielding (an event-loop lag monitor: the longest gap
 // between two 1 ms ticks), the profile, and per size and density how the built-in default and the
-// tuned choice compare with the fastest path measured in the same tune (ratios from its own timings).
+// tuned choice compare with the fastest path measured in the same tune (ratios from its own timings),
+// and a three-term cost model fitted to the same timings (how well passes and fragments predict the winner).
 // Usage: node bench/build-bundle.mjs tune-probe && bash scripts/with-display.sh node bench/tmp/tune-probe.mjs [--json FILE] [--repeats 3]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -44,9 +45,42 @@ for (const [point, times] of Object.entries(profile.timings)) {
     times,
   });
 }
+// A cost model where measuring is too costly (issue 20, item 2): ms ≈ a·passes + b·fragments + c·line
+// fragments, fitted by least squares to this tune's own compaction timings, then asked to pick the winner
+// at each point. In-sample: it says how much of the ranking these three counts explain on this renderer.
+const samples: Array<{ point: string; path: string; x: number[]; ms: number }> = [];
+for (const [point, work] of Object.entries(profile.work)) {
+  if (point.endsWith('/scan')) continue;
+  for (const [path, w] of Object.entries(work)) samples.push({ point, path, x: [w.passes, w.fragments / 1e6, w.lineFragments / 1e6], ms: profile.timings[point][path] });
+}
+const solve = (a: number[][], b: number[]) => {
+  // Gaussian elimination on the 3×3 normal equations.
+  const m = a.map((row, i) => [...row, b[i]]);
+  for (let i = 0; i < 3; i++) {
+    let p = i;
+    for (let r = i + 1; r < 3; r++) if (Math.abs(m[r][i]) > Math.abs(m[p][i])) p = r;
+    [m[i], m[p]] = [m[p], m[i]];
+    for (let r = 0; r < 3; r++) if (r !== i && m[i][i] !== 0) { const f = m[r][i] / m[i][i]; for (let c = i; c < 4; c++) m[r][c] -= f * m[i][c]; }
+  }
+  return m.map((row, i) => (row[i] === 0 ? 0 : row[3] / row[i]));
+};
+const ata = [0, 1, 2].map((i) => [0, 1, 2].map((j) => samples.reduce((sum, s) => sum + s.x[i] * s.x[j], 0)));
+const atb = [0, 1, 2].map((i) => samples.reduce((sum, s) => sum + s.x[i] * s.ms, 0));
+const [perPass, perMFragment, perMLineFragment] = solve(ata, atb);
+const predict = (x: number[]) => perPass * x[0] + perMFragment * x[1] + perMLineFragment * x[2];
+const model = { perPassMs: perPass, perMillionFragmentsMs: perMFragment, perMillionLineFragmentsMs: perMLineFragment, points: 0, winnerPicked: 0, worstRatio: 1 };
+for (const point of new Set(samples.map((s) => s.point))) {
+  const here = samples.filter((s) => s.point === point);
+  const measured = here.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const picked = here.reduce((a, b) => (predict(b.x) < predict(a.x) ? b : a));
+  model.points++;
+  if (picked.path === measured.path) model.winnerPicked++;
+  model.worstRatio = Math.max(model.worstRatio, picked.ms / measured.ms);
+}
 console.log(`renderer: ${renderer}`);
+console.log(`cost model (least squares over this tune): ${perPass.toFixed(4)} ms per pass + ${perMFragment.toFixed(4)} ms per 10^6 fragments + ${perMLineFragment.toFixed(4)} ms per 10^6 line fragments; picks the measured winner at ${model.winnerPicked} of ${model.points} points, worst pick ${model.worstRatio.toFixed(2)}× the fastest`);
 console.log(`tune(): ${wallMs.toFixed(0)} ms wall, longest stretch without yielding ${longestGap.toFixed(1)} ms`);
 for (const row of rows) console.log(JSON.stringify(row));
-const result = { renderer, date: new Date().toISOString(), wallMs, longestGapMs: longestGap, profile, rows };
+const result = { renderer, date: new Date().toISOString(), wallMs, longestGapMs: longestGap, model, profile, rows };
 if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 1)}\n`);
 engine.dispose();

@@ -367,15 +367,18 @@ export class Engine {
       throw new Error(`${what}: densities must be a non-empty array of kept fractions from 0 to 1; got ${describe(densities)}`);
     }
     if (!Number.isInteger(repeats) || repeats < 1 || repeats > 50) throw new Error(`${what}: repeats must be an integer from 1 to 50; got ${describe(repeats)}`);
-    const profile: TuningProfile = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: this.caps.renderer, measured: new Date().toISOString(), compact: { keep: {}, any: {} }, scan: {}, timings: {} };
+    const profile: TuningProfile = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: this.caps.renderer, measured: new Date().toISOString(), compact: { keep: {}, any: {} }, scan: {}, timings: {}, work: {} };
     const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
     /**
      * Median ms per call of `run`: GPU time by timer query, else submit-to-done by fence. A sample is
      * a batch of back-to-back calls (as an app makes them) long enough to be timed (~2 ms; at most
      * 16 calls), one batch per task.
      */
-    const time = async (run: () => { dispose(): void }): Promise<number> => {
-      run().dispose(); // first use: fills the pool
+    const time = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string): Promise<number> => {
+      const first = run(); // first use: fills the pool
+      const stats = first.stats ?? this.lastScanStats!;
+      (profile.work[point] ??= {})[path] = { passes: stats.passes, fragments: stats.fragments, lineFragments: stats.lineFragmentsAtMost };
+      first.dispose();
       await this.#gpuDone();
       await nextTask();
       const single = performance.now();
@@ -417,7 +420,7 @@ export class Engine {
         for (const density of densities) {
           const keep = { lessEqual: Math.round(density * 1_000_000) - 1 };
           for (const { path } of compactCandidates) {
-            const ms = await time(() => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions));
+            const ms = await time(() => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions), `${key}/${density}`, path);
             (profile.timings[`${key}/${density}`] ??= {})[path] = ms;
             totals.set(path, (totals.get(path) ?? 0) + ms);
           }
@@ -426,7 +429,7 @@ export class Engine {
         profile.compact.keep[key] = fastest(compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path)) as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = fastest(compactCandidates.map((c) => c.path)) as TuningProfile['compact']['any'][string];
         const scanTimes: Record<string, number> = {};
-        for (const algorithm of scanCandidates) scanTimes[algorithm] = await time(() => this.scan(stream, { algorithm }));
+        for (const algorithm of scanCandidates) scanTimes[algorithm] = await time(() => this.scan(stream, { algorithm }), `${key}/scan`, algorithm);
         (profile.timings[`${key}/scan`] = scanTimes);
         profile.scan[key] = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
       } finally {

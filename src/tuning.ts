@@ -33,6 +33,11 @@ export interface TuningProfile {
   scan: Record<string, ScanAlgorithm>;
   /** Median ms per call of every path measured, per size class and density (for the record). */
   timings: Record<string, Record<string, number>>;
+  /**
+   * What each measured call drew (passes, full-screen fragments, line fragments at most), per point and
+   * path: the inputs of a cost model where measuring is too costly (bench/tune-probe.ts fits one).
+   */
+  work: Record<string, Record<string, { passes: number; fragments: number; lineFragments: number }>>;
 }
 
 /** Options of `engine.tune()`; every one may be left out. */
@@ -112,5 +117,5 @@ export function parseProfile(profile: unknown, renderer: string): TuningProfile 
       throw new Error(`${what}: profile.scan[${JSON.stringify(key)}] = ${JSON.stringify(algorithm)} is not a scan algorithm`);
     }
   }
-  return { ...(p as TuningProfile), compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan } };
+  return { ...(p as TuningProfile), work: { ...p.work }, compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan } };
 }

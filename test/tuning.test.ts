@@ -61,7 +61,7 @@ describe('engine.tune()', () => {
     const engine = createEngine(gl);
     const profile: TuningProfile = {
       format: 'glcompact-profile', version: ENGINE_VERSION, renderer: engine.caps.renderer, measured: '2026-11-24T00:00:00Z',
-      compact: { keep: { 11: 'horn-global' }, any: { 11: 'jumping-jack' } }, scan: { 11: 'blelloch' }, timings: {},
+      compact: { keep: { 11: 'horn-global' }, any: { 11: 'jumping-jack' } }, scan: { 11: 'blelloch' }, timings: {}, work: {},
     };
     engine.useProfile(JSON.parse(JSON.stringify(profile)));
     expect(engine.profile).toEqual(profile);
