@@ -16,7 +16,10 @@ for dir in $driver/lib64 $driver/lib; do if [ -d $dir ]; then LD_LIBRARY_PATH=$L
 unset DISPLAY
 release=$here/node_modules/gl/build/Release
 case "${GPU_BACKEND:-vulkan}" in
-  vulkan) export ANGLE_DEFAULT_PLATFORM=vulkan ;;
+  vulkan)
+    # An earlier egl run on the same machine left the shim in ANGLE's place: put ANGLE's libEGL back.
+    if [ -e "$release/libEGL_angle.so" ]; then mv "$release/libEGL_angle.so" "$release/libEGL.so"; fi
+    export ANGLE_DEFAULT_PLATFORM=vulkan ;;
   egl)
     # ANGLE's own libEGL moves aside; the shim takes its name and forwards to it.
     if [ ! -e "$release/libEGL_angle.so" ]; then mv "$release/libEGL.so" "$release/libEGL_angle.so" && cp "$here/libEGL_shim.so" "$release/libEGL.so"; fi ;;
