@@ -270,7 +270,7 @@ export class Engine {
   /**
    * Compiles the programs of the calls you will make, off your frames: each call is run once on a
    * small stream of zeros with its draws skipped, to learn which programs it needs; their compile and
-   * link are issued together and (with KHR_parallel_shader_compile, in every browser we test) done by
+   * link are issued together and (with KHR_parallel_shader_compile; not on SwiftShader or headless-gl) done by
    * the driver in the background, while this waits between tasks. A path's first real call then
    * compiles nothing. Without it, a path's first call compiles synchronously (Chromium: ~100 ms).
    * Calls it does not cover still work: they compile on first use.
