@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import { glslEsbuildPlugin } from '../scripts/glsl-loader.mjs';
 
 const name = process.argv[2];
-const scripts = ['call-cost', 'pool-probe', 'tune-probe'];
+const scripts = ['call-cost', 'pool-probe', 'tune-probe', 'tuned-sweep'];
 if (!scripts.includes(name)) {
   console.error(`usage: node bench/build-bundle.mjs ${scripts.join('|')}`);
   process.exit(2);

@@ -1,0 +1,75 @@
+// auto after engine.tune() against every path (issue 20, item 3), measured independently of the tune:
+// the engine tunes at --tune-sizes, then at each size of --sizes and each density of --densities every
+// compaction path and `auto` (order 'keep' and 'any') are timed back to back (batches of calls between
+// two gl.finish(), paths interleaved in rounds, median per call), each result checked against the CPU
+// count. Reports per point the ratio of auto to the fastest order-keeping path ('keep') and to the
+// fastest path ('any'), and the worst of each (the targets: ≤ 1.15).
+// Usage: node bench/build-bundle.mjs tuned-sweep && bash scripts/with-display.sh node bench/tmp/tuned-sweep.mjs [--json FILE]
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createEngine, type CompactOptions } from '../src/index.js';
+import { createHeadlessContext, headlessRenderer } from '../src/node.js';
+import { compactCandidates, optionsForPath } from '../src/tuning.js';
+
+const { values } = parseArgs({ options: {
+  json: { type: 'string' }, sizes: { type: 'string', default: '10,12,14,16,18,20' }, densities: { type: 'string', default: '0.05,0.25,0.5,0.75,0.95' },
+  'tune-sizes': { type: 'string', default: '10,14,16,18,20' }, rounds: { type: 'string', default: '5' },
+} });
+const sizes = values.sizes.split(',').map((s) => 2 ** Number(s));
+const densities = values.densities.split(',').map(Number);
+const rounds = Number(values.rounds);
+const gl = createHeadlessContext();
+const engine = createEngine(gl, { texturePoolBytes: 512 * 2 ** 20 });
+const renderer = headlessRenderer(gl);
+const tuneStart = performance.now();
+const profile = await engine.tune({ sizes: values['tune-sizes'].split(',').map((s) => 2 ** Number(s)) });
+console.log(`renderer: ${renderer}; tune ${(performance.now() - tuneStart).toFixed(0)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const series: Array<[string, Record<string, unknown>, boolean]> = [
+  ...compactCandidates.map(({ path, keepsOrder }) => [path, optionsForPath(path), keepsOrder] as [string, Record<string, unknown>, boolean]),
+  ['auto (tuned, keep)', {}, true],
+  ['auto (tuned, any)', { order: 'any' }, false],
+];
+const rows: Array<Record<string, unknown>> = [];
+let worstKeep = 0;
+let worstAny = 0;
+for (const n of sizes) {
+  const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 7, 2654435761) >>> 0) % 1_000_000);
+  const stream = engine.stream(data);
+  for (const density of densities) {
+    const threshold = Math.round(density * 1_000_000) - 1;
+    const keep = { lessEqual: threshold };
+    const want = data.filter((v) => v <= threshold).length;
+    const times = new Map<string, number[]>();
+    const paths = new Map<string, string>();
+    const batch = n <= 2 ** 14 ? 16 : n <= 2 ** 18 ? 8 : 2;
+    for (const [name, options] of series) {
+      const r = engine.compact(stream, { keep, ...options } as CompactOptions);
+      if ((await r.count()) !== want) throw new Error(`${name} at n=${n}, density ${density}: count ${await r.count()}, expected ${want}`);
+      paths.set(name, r.stats.algorithm);
+      r.dispose();
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, options] of series) {
+        gl.finish();
+        const start = performance.now();
+        for (let k = 0; k < batch; k++) engine.compact(stream, { keep, ...options } as CompactOptions).dispose();
+        gl.finish();
+        (times.get(name) ?? times.set(name, []).get(name)!).push((performance.now() - start) / batch);
+      }
+    }
+    const ms = Object.fromEntries([...times].map(([name, t]) => [name, median(t)]));
+    const fastestKeep = Math.min(...series.filter(([, , keeps]) => keeps).filter(([name]) => !name.startsWith('auto')).map(([name]) => ms[name]));
+    const fastestAny = Math.min(...series.filter(([name]) => !name.startsWith('auto')).map(([name]) => ms[name]));
+    const keepRatio = ms['auto (tuned, keep)'] / fastestKeep;
+    const anyRatio = ms['auto (tuned, any)'] / fastestAny;
+    worstKeep = Math.max(worstKeep, keepRatio);
+    worstAny = Math.max(worstAny, anyRatio);
+    rows.push({ log2n: Math.log2(n), density, ms, autoKeepPath: paths.get('auto (tuned, keep)'), autoAnyPath: paths.get('auto (tuned, any)'), keepRatio, anyRatio });
+    console.log(`2^${Math.log2(n)} ${String(density).padEnd(5)} auto keep → ${paths.get('auto (tuned, keep)')} ×${keepRatio.toFixed(2)} | any → ${paths.get('auto (tuned, any)')} ×${anyRatio.toFixed(2)} | ${Object.entries(ms).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ')}`);
+  }
+  stream.dispose();
+}
+console.log(`worst: auto (keep) ×${worstKeep.toFixed(2)} of the fastest order-keeping path; auto (any) ×${worstAny.toFixed(2)} of the fastest path`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, date: new Date().toISOString(), profile, rows, worstKeep, worstAny }, null, 1)}\n`);
+engine.dispose();
