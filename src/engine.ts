@@ -71,6 +71,8 @@ export class Engine {
   #contextLost = false;
   /** What engine.tune() measured (or engine.useProfile() gave); undefined: the built-in defaults. */
   #profile: TuningProfile | undefined;
+  /** The profile's answer per table and stream capacity, looked up once (calls come every frame). */
+  readonly #tunedFor = new Map<string, unknown>();
   readonly #canvas: EventTarget | undefined;
   readonly #onContextLost = () => {
     this.#contextLost = true;
@@ -153,7 +155,7 @@ export class Engine {
   scan<T extends StreamData>(stream: Stream<T>, options?: ScanOptions): Stream<T> {
     this.#assertAlive('scan()');
     this.#assertOwnStream('engine.scan(stream)', stream);
-    const tunedScan = this.#profile ? nearest(this.#profile.scan, stream.layout.capacity) : undefined;
+    const tunedScan = this.#profile ? this.#tuned('scan', stream.layout.capacity) : undefined;
     const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity, tunedScan);
     const view = viewOf(stream);
     const { layout } = stream;
@@ -197,8 +199,7 @@ export class Engine {
   compact(stream: Stream, options: CompactOptions): CompactResult {
     this.#assertAlive('compact()');
     this.#assertOwnStream('engine.compact(stream)', stream);
-    const profile = this.#profile;
-    const tuned = profile ? (order: 'keep' | 'any') => nearest(profile.compact[order], stream.layout.capacity) : undefined;
+    const tuned = this.#profile ? (order: 'keep' | 'any') => this.#tuned(order, stream.layout.capacity) : undefined;
     const plan = parseCompactOptions(options, stream.type, stream.layout.width, this.caps.transformFeedback, tuned);
     const keep = keepFunction(plan.keep, stream.type);
     const entry = compactionAlgorithmInfo[plan.algorithm];
@@ -437,6 +438,7 @@ export class Engine {
       }
     }
     this.#profile = profile;
+    this.#tunedFor.clear();
     return structuredClone(profile);
   }
 
@@ -453,6 +455,19 @@ export class Engine {
   useProfile(profile: TuningProfile | null): void {
     this.#assertAlive('useProfile()');
     this.#profile = profile === null ? undefined : parseProfile(structuredClone(profile), this.caps.renderer);
+    this.#tunedFor.clear();
+  }
+
+  /** The tuned path for a stream of `capacity` texels: the nearest measured size class of the table. */
+  #tuned(table: 'keep' | 'any', capacity: number): CompactStats['algorithm'] | undefined;
+  #tuned(table: 'scan', capacity: number): ScanAlgorithm | undefined;
+  #tuned(table: 'keep' | 'any' | 'scan', capacity: number): unknown {
+    const key = `${table}:${capacity}`;
+    if (!this.#tunedFor.has(key)) {
+      const profile = this.#profile!;
+      this.#tunedFor.set(key, nearest(table === 'scan' ? profile.scan : profile.compact[table], capacity));
+    }
+    return this.#tunedFor.get(key);
   }
 
   /** Resolves once the GPU has done what was submitted, without blocking where the context can tell by fence. */
