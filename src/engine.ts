@@ -16,13 +16,20 @@ import type { Program } from './programs.js';
 import { Readback } from './readback.js';
 import type { RenderTarget } from './render-target.js';
 import type { ResourceCounts } from './resources.js';
-import { scanAlgorithms, type ScanAlgorithm, type ScanAlgorithmEntry } from './scan/algorithms.js';
+import { defaultScan, scanAlgorithms, type ScanAlgorithm, type ScanAlgorithmEntry } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
 import { compactCandidates, ENGINE_VERSION, nearest, optionsForPath, parseProfile, scanCandidates, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe } from './validate.js';
+
+/**
+ * tune() keeps the built-in default (the bitmask; the default scan for the size) unless another path
+ * is faster by more than this factor in the same tune: two H200 tunes picked the HistoPyramid or the
+ * bitmask at 2^11 by turns, 1.2× apart in an independent sweep (bench/results/issue-20/).
+ */
+const KEEP_DEFAULT_WITHIN = 1.1;
 
 /** What a scan cost and which path it took (`engine.lastScanStats`). */
 export interface ScanStats extends PassStats {
@@ -426,13 +433,20 @@ export class Engine {
             totals.set(path, (totals.get(path) ?? 0) + ms);
           }
         }
-        const fastest = (paths: readonly string[]) => paths.reduce((a, b) => (totals.get(b)! < totals.get(a)! ? b : a));
+        // The built-in default stays unless another path is clearly faster: at small sizes paths differ by
+        // less than the noise of one tune, and a choice that flips between tunes helps nobody.
+        const fastest = (paths: readonly string[]) => {
+          const best = paths.reduce((a, b) => (totals.get(b)! < totals.get(a)! ? b : a));
+          return totals.get('bitmask')! <= totals.get(best)! * KEEP_DEFAULT_WITHIN ? 'bitmask' : best;
+        };
         profile.compact.keep[key] = fastest(compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path)) as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = fastest(compactCandidates.map((c) => c.path)) as TuningProfile['compact']['any'][string];
         const scanTimes: Record<string, number> = {};
         for (const algorithm of scanCandidates) scanTimes[algorithm] = await time(() => this.scan(stream, { algorithm }), `${key}/scan`, algorithm);
         (profile.timings[`${key}/scan`] = scanTimes);
-        profile.scan[key] = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
+        const bestScan = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
+        const defaultScanHere = defaultScan(undefined, stream.layout.capacity);
+        profile.scan[key] = scanTimes[defaultScanHere] <= scanTimes[bestScan] * KEEP_DEFAULT_WITHIN ? defaultScanHere : bestScan;
       } finally {
         stream.dispose();
       }
