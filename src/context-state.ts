@@ -279,7 +279,7 @@ export class ContextState {
     this.dirtyCount = 0;
   }
 
-  /** Whether `slot`'s first value in this call was recorded already. */
+  /** Records `slot`'s value in the undo log, the first time it changes in a recorded call. */
   private touch(slot: number): void {
     if (!this.recording || this.dirty[slot]) return;
     this.dirty[slot] = 1;
@@ -395,7 +395,7 @@ export class ContextState {
     this.raw.bindSampler(unit, null);
   }
 
-  /** The texture bound to TEXTURE_2D of the active unit. */
+  /** The active texture unit, 0-based (texture creation and uploads bind there). */
   get activeUnit(): number {
     return this.values[Slot.activeTexture] as number;
   }
