@@ -24,7 +24,7 @@ export type { ConcatMode } from './compact/concatenate.js';
 export type { KeepOption, KeepUniforms } from './compact/keep-function.js';
 export type { ScanAlgorithm } from './scan/algorithms.js';
 export { PROGRAM_CACHE_SIZE } from './resources.js';
-export type { TuneOptions, TuningProfile } from './tuning.js';
+export type { PathWork, TuneOptions, TuningProfile } from './tuning.js';
 export type { Capabilities } from './capabilities.js';
 export type { ResourceCounts } from './resources.js';
 export type { PassStats } from './stats.js';

@@ -9,6 +9,16 @@ import type { ScanAlgorithm } from './scan/algorithms.js';
 /** The engine's version, part of a profile's key (a new version may change what is fastest). */
 export const ENGINE_VERSION = '0.2.0';
 
+/** What one measured call drew (`TuningProfile.work`). */
+export interface PathWork {
+  /** Passes (full-screen, line and capture draws). */
+  passes: number;
+  /** Fragments shaded by full-screen passes. */
+  fragments: number;
+  /** Fragments the line draws cover at most. */
+  lineFragments: number;
+}
+
 /** What `engine.tune()` learnt: JSON you can store and give back with `engine.useProfile()`. */
 export interface TuningProfile {
   /** Always 'glcompact-profile' (what engine.useProfile() checks first). */
@@ -37,7 +47,7 @@ export interface TuningProfile {
    * What each measured call drew (passes, full-screen fragments, line fragments at most), per point and
    * path: the inputs of a cost model where measuring is too costly (bench/tune-probe.ts fits one).
    */
-  work: Record<string, Record<string, { passes: number; fragments: number; lineFragments: number }>>;
+  work: Record<string, Record<string, PathWork>>;
 }
 
 /** Options of `engine.tune()`; every one may be left out. */
