@@ -1,0 +1,249 @@
+// The three browser engines every browser run uses (vitest's browser projects, the demo page tests,
+// bench/browser.mjs), each from Debian's packages (scripts/setup-system.sh installs them; nothing
+// is downloaded), each behind the same small page driver so a caller does not care which it drives:
+//
+//   chromium  /usr/bin/chromium through playwright-core, headless, WebGL2 on ANGLE + SwiftShader
+//   firefox   /usr/bin/firefox-esr through puppeteer-core over WebDriver BiDi. Headed under the
+//             project's X display: headless Firefox gives no WebGL2 here (measured), so it needs
+//             DISPLAY (scripts/with-display.sh provides one). WebGL2 on Gecko's own GL over Mesa.
+//   webkit    WebKitGTK's MiniBrowser through /usr/bin/WebKitWebDriver and webdriverio in classic
+//             WebDriver mode (WebKitGTK has no BiDi), also under the X display (MiniBrowser has no
+//             headless mode). WebKit masks the renderer string as "WebKit WebGL".
+//
+// Each `newPage()` of WebKit is a WebDriver session of its own (one MiniBrowser window each).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { chromiumArgs, chromiumExecutable } from './chromium.mjs';
+
+export const browserEngines = ['chromium', 'firefox', 'webkit'];
+
+export const firefoxExecutable = '/usr/bin/firefox-esr';
+export const webkitDriverExecutable = '/usr/bin/WebKitWebDriver';
+export const miniBrowserExecutable = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+/**
+ * A script that records console errors, console warnings, uncaught exceptions and unhandled
+ * rejections into `window.__glcompactConsole`. Classic WebDriver (WebKit) cannot listen to a
+ * page's console, so pages under test can carry this in their <head>; on the other engines the
+ * driver's own events see the same messages (and more: the browser's own WebGL warnings).
+ */
+export const consoleCaptureScript = `(() => {
+  if (window.__glcompactConsole) return;
+  const log = (window.__glcompactConsole = { errors: [], warnings: [] });
+  const text = (args) => args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : (() => { try { return JSON.stringify(a); } catch { return String(a); } })())).join(' ');
+  const error = console.error.bind(console);
+  const warn = console.warn.bind(console);
+  console.error = (...args) => { log.errors.push('console.error: ' + text(args)); error(...args); };
+  console.warn = (...args) => { log.warnings.push(text(args)); warn(...args); };
+  addEventListener('error', (event) => log.errors.push('uncaught: ' + (event.error?.message ?? event.message)));
+  addEventListener('unhandledrejection', (event) => log.errors.push('uncaught: ' + (event.reason?.message ?? String(event.reason))));
+})();`;
+
+function requireDisplay(engine) {
+  if (!process.env.DISPLAY) {
+    throw new Error(`${engine} needs an X display for WebGL2 (it has no headless WebGL2 here): run under scripts/with-display.sh`);
+  }
+}
+
+/** A free TCP port on localhost. */
+export async function freePort() {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/**
+ * Launches one engine.
+ * @param {'chromium' | 'firefox' | 'webkit'} engine
+ * @returns {Promise<{ engine: string, version: string, newPage(options?: { width?: number, height?: number }): Promise<BrowserPage>, close(): Promise<void> }>}
+ */
+export async function launchBrowser(engine) {
+  if (engine === 'chromium') return launchChromium();
+  if (engine === 'firefox') return launchFirefox();
+  if (engine === 'webkit') return launchWebKit();
+  throw new Error(`unknown browser engine '${engine}': use one of ${browserEngines.join(', ')}`);
+}
+
+/**
+ * @typedef {object} BrowserPage
+ * @property {(url: string) => Promise<void>} goto
+ * @property {<A, R>(fn: (arg: A) => R, arg?: A) => Promise<Awaited<R>>} evaluate runs `fn(arg)` in the page (fn must not close over anything)
+ * @property {(expression: string, timeoutMs?: number) => Promise<void>} waitForFunction until the JS expression is truthy
+ * @property {(selector: string) => Promise<void>} click
+ * @property {(selector: string, value: string) => Promise<void>} fill sets an input's value and fires input + change
+ * @property {(path: string) => Promise<void>} screenshot PNG of the page (WebKit: of the window)
+ * @property {() => Promise<{ errors: string[], warnings: string[] }>} console what the page logged so far
+ * @property {() => Promise<void>} close
+ */
+
+function fillInPage({ selector, value }) {
+  const element = document.querySelector(selector);
+  if (!element) throw new Error(`no element matches ${selector}`);
+  element.value = value;
+  element.dispatchEvent(new Event('input', { bubbles: true }));
+  element.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+function capturedConsole() {
+  const log = window.__glcompactConsole;
+  return log ? { errors: [...log.errors], warnings: [...log.warnings] } : { errors: [], warnings: [] };
+}
+
+/** Merges the driver's own console events with what the in-page capture saw (without doubles). */
+function mergeConsole(events, captured) {
+  const merge = (a, b) => [...a, ...b.filter((message) => !a.includes(message))];
+  return { errors: merge(events.errors, captured.errors), warnings: merge(events.warnings, captured.warnings) };
+}
+
+async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs });
+  return {
+    engine: 'chromium',
+    version: browser.version(),
+    async newPage({ width = 1440, height = 900 } = {}) {
+      const page = await browser.newPage({ viewport: { width, height } });
+      const events = { errors: [], warnings: [] };
+      page.on('console', (message) => {
+        if (message.type() === 'error') events.errors.push(`console.error: ${message.text()}`);
+        if (message.type() === 'warning') events.warnings.push(message.text());
+      });
+      page.on('pageerror', (error) => events.errors.push(`uncaught: ${error.message}`));
+      return {
+        async goto(url) {
+          const response = await page.goto(url);
+          if (response && response.status() !== 200) throw new Error(`HTTP ${response.status()} for ${url}`);
+        },
+        evaluate: (fn, arg) => page.evaluate(fn, arg),
+        waitForFunction: async (expression, timeout = 90_000) => void (await page.waitForFunction(expression, null, { timeout, polling: 100 })),
+        click: (selector) => page.click(selector),
+        fill: (selector, value) => page.evaluate(fillInPage, { selector, value }),
+        screenshot: async (path) => void (await page.screenshot({ path, fullPage: true })),
+        console: async () => mergeConsole(events, await page.evaluate(capturedConsole)),
+        close: () => page.close(),
+      };
+    },
+    close: () => browser.close(),
+  };
+}
+
+async function launchFirefox() {
+  requireDisplay('firefox');
+  const { default: puppeteer } = await import('puppeteer-core');
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: firefoxExecutable,
+    headless: false,
+    // Keep Firefox off this machine's closed network and quiet about it.
+    extraPrefsFirefox: { 'app.update.enabled': false, 'browser.shell.checkDefaultBrowser': false, 'datareporting.policy.dataSubmissionEnabled': false, 'network.captive-portal-service.enabled': false },
+  });
+  const version = (await browser.version()).replace(/^firefox\//i, '');
+  return {
+    engine: 'firefox',
+    version,
+    async newPage({ width = 1440, height = 900 } = {}) {
+      const page = await browser.newPage();
+      await page.setViewport({ width, height });
+      const events = { errors: [], warnings: [] };
+      page.on('console', (message) => {
+        if (message.type() === 'error') events.errors.push(`console.error: ${message.text()}`);
+        if (message.type() === 'warn' || message.type() === 'warning') events.warnings.push(message.text());
+      });
+      page.on('pageerror', (error) => events.errors.push(`uncaught: ${error.message}`));
+      return {
+        async goto(url) {
+          const response = await page.goto(url);
+          if (response && response.status() !== 200) throw new Error(`HTTP ${response.status()} for ${url}`);
+        },
+        evaluate: (fn, arg) => page.evaluate(fn, arg),
+        waitForFunction: async (expression, timeout = 90_000) => void (await page.waitForFunction(expression, { timeout, polling: 100 })),
+        click: (selector) => page.click(selector),
+        fill: (selector, value) => page.evaluate(fillInPage, { selector, value }),
+        screenshot: async (path) => void (await page.screenshot({ path, fullPage: true })),
+        console: async () => mergeConsole(events, await page.evaluate(capturedConsole)),
+        close: () => page.close(),
+      };
+    },
+    close: () => browser.close(),
+  };
+}
+
+async function launchWebKit() {
+  requireDisplay('webkit');
+  const { remote } = await import('webdriverio');
+  const port = await freePort();
+  const driver = spawn(webkitDriverExecutable, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let driverLog = '';
+  driver.stderr.on('data', (chunk) => (driverLog = (driverLog + chunk).slice(-4000)));
+  const exited = once(driver, 'exit');
+  await waitForPort(port, driver, () => driverLog);
+  const sessions = new Set();
+  let version = '';
+  const capabilities = {
+    'wdio:enforceWebDriverClassic': true,
+    browserName: 'MiniBrowser',
+    'webkitgtk:browserOptions': { binary: miniBrowserExecutable, args: ['--automation'] },
+  };
+  const openSession = async () => {
+    const session = await remote({ hostname: '127.0.0.1', port, logLevel: 'error', capabilities, connectionRetryCount: 1 });
+    sessions.add(session);
+    version ||= session.capabilities.browserVersion ?? '';
+    return session;
+  };
+  // One session up front: it tells the version, and the first page reuses it.
+  let spare = await openSession();
+  return {
+    engine: 'webkit',
+    version,
+    async newPage({ width = 1440, height = 900 } = {}) {
+      const session = spare ?? (await openSession());
+      spare = undefined;
+      await session.setWindowSize(width, height).catch(() => {}); // MiniBrowser may refuse under a tiny Xvfb screen
+      const execute = (fn, arg) => session.execute(fn, arg);
+      return {
+        async goto(url) {
+          await session.url(url);
+        },
+        evaluate: execute,
+        async waitForFunction(expression, timeout = 90_000) {
+          await session.waitUntil(async () => Boolean(await session.execute(`return Boolean(${expression});`)), { timeout, interval: 100, timeoutMsg: `timed out after ${timeout} ms waiting for ${expression}` });
+        },
+        click: async (selector) => (await session.$(selector)).click(),
+        fill: (selector, value) => execute(fillInPage, { selector, value }),
+        screenshot: async (path) => void (await session.saveScreenshot(path)),
+        console: () => execute(capturedConsole),
+        async close() {
+          sessions.delete(session);
+          await session.deleteSession().catch(() => {});
+        },
+      };
+    },
+    async close() {
+      for (const session of sessions) await session.deleteSession().catch(() => {});
+      sessions.clear();
+      driver.kill();
+      await exited;
+    },
+  };
+}
+
+async function waitForPort(port, child, log) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited (${child.exitCode}): ${log()}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/status`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill();
+  throw new Error(`WebKitWebDriver did not listen on port ${port} within 20 s: ${log()}`);
+}
