@@ -1,12 +1,17 @@
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumExecutable } from './scripts/chromium.mjs';
+import { debianBrowser } from './scripts/vitest-browser-provider.mjs';
 import { glslVitePlugin } from './scripts/glsl-loader.mjs';
 
-// Two projects run the SAME GPU test files:
+// Four projects run the SAME GPU test files:
 //   node      headless-gl in forked Node processes (under Xvfb, see scripts/with-display.sh)
 //   chromium  a canvas's WebGL2 context in headless Chromium (Debian's /usr/bin/chromium,
 //             ANGLE + SwiftShader), driven by playwright-core; never `npx playwright install`.
+//   firefox   the same in Debian's firefox-esr (Gecko's WebGL2 on Mesa llvmpipe), headed under the
+//             X display, driven by puppeteer-core over WebDriver BiDi
+//   webkit    the same in WebKitGTK's MiniBrowser (WebKit's WebGL2, Safari's engine), under the X
+//             display, driven through WebKitWebDriver (scripts/vitest-browser-provider.mjs)
 // test/support/engine.ts picks the context, so a test file does not care where it runs.
 //
 // File naming rule: `test/**/*.node.test.{ts,js}` is Node-only (spawns processes, reads files,
@@ -52,6 +57,22 @@ export default defineConfig({
           },
         },
       },
+      ...(['firefox', 'webkit'] as const).map((engine) => ({
+        extends: true,
+        test: {
+          name: engine,
+          include: ['test/**/*.test.{ts,js}'],
+          exclude: [...configDefaults.exclude, nodeOnly],
+          browser: {
+            enabled: true,
+            // Headed under the X display: neither engine gives WebGL2 headless here.
+            headless: false,
+            provider: debianBrowser(engine),
+            instances: [{ browser: engine }],
+            screenshotFailures: false,
+          },
+        },
+      })),
     ],
   },
 });
