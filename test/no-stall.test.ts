@@ -9,6 +9,7 @@
 // Browser only: headless-gl renders in the calling thread (no GPU process to wait for).
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
+import { testGl } from './support/phone-profile.js';
 
 const inBrowser = typeof document !== 'undefined';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -44,7 +45,7 @@ describe('no stall after an app\'s heavy frame (browser)', () => {
     canvas.width = 512;
     canvas.height = 512;
     document.body.appendChild(canvas);
-    const gl = canvas.getContext('webgl2')!;
+    const gl = testGl(canvas.getContext('webgl2')!);
     const heavy = appProgram(gl, 400);
     const light = appProgram(gl, 1);
     const vertexArray = gl.createVertexArray();
