@@ -36,9 +36,9 @@ export interface EngineOptions {
    * The largest texture side the engine may use, in texels (default: 4096, or the context's
    * MAX_TEXTURE_SIZE where that is smaller). A stream holds at most its square of elements (4096² =
    * 16,777,216 by default; a limit that is not a power of two gives rows of the power of two below
-   * it); a longer one is refused with an error that names this option. Phones crash or lose the
-   * context on larger textures even where the context reports a larger limit (iOS reports 16384 and
-   * crashes above 4096), so the default stays at 4096 everywhere: raise it, up to the context's
+   * it); a longer one is refused with an error that names this option. Phones crash on larger
+   * textures even where the context reports a larger limit (iOS reports 16384 and crashes above
+   * 4096), so the default stays at 4096 everywhere: raise it, up to the context's
    * MAX_TEXTURE_SIZE (`engine.caps.contextMaxTextureSize`), for longer streams on devices you know
    * handle them. An integer from 2048 (WebGL2's guaranteed minimum) to the context's
    * MAX_TEXTURE_SIZE; README "Device limits".
