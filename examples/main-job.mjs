@@ -56,7 +56,7 @@ console.log(cpuRenderer
 const { caps } = engine;
 console.log(`  capabilities (probed by tiny GL tests): transform feedback ${caps.transformFeedback ? 'yes' : 'no'}, ` +
   `uploads ${caps.uploadPath === 'integer' ? 'as integers' : 'as float bits (headless-gl quirk)'}, ` +
-  `max texture ${caps.maxTextureSize}, GPU timer ${caps.timerQuery ? 'yes' : 'no (wall time is used)'}\n`);
+  `texture limit ${caps.maxTextureSize} (context's MAX_TEXTURE_SIZE ${caps.contextMaxTextureSize}), GPU timer ${caps.timerQuery ? 'yes' : 'no (wall time is used)'}\n`);
 bar.start(steps, 0, { label: 'preparing data' });
 
 let failures = 0;

@@ -10,8 +10,17 @@ import { texelFormats } from './texel-format.js';
  * never by reading version strings.
  */
 export interface Capabilities {
-  /** MAX_TEXTURE_SIZE: a stream holds at most its square of elements. */
+  /**
+   * The largest texture side the engine uses: `createEngine(gl, { maxTextureSize })`, by default
+   * 4096 or the context's MAX_TEXTURE_SIZE where that is smaller. A stream holds at most its square
+   * of elements (README "Device limits").
+   */
   maxTextureSize: number;
+  /**
+   * The context's own MAX_TEXTURE_SIZE, read once at createEngine: the most `maxTextureSize` can be
+   * raised to. Phones may report more than they can allocate (iOS: 16384, crashing above 4096).
+   */
+  contextMaxTextureSize: number;
   /**
    * Which upload path stores 32-bit patterns exactly: 'integer' (texSubImage2D with RED_INTEGER,
    * the normal WebGL2 way) or 'float-bits' (headless-gl: float uploads reinterpreted on the GPU).
@@ -153,8 +162,11 @@ function probeRenderTargets(gpu: Gpu): void {
   }
 }
 
-/** @internal Runs the probes on a new engine's context. */
-export function probeCapabilities(gpu: Gpu): Capabilities {
+/**
+ * @internal Runs the probes on a new engine's context. The texture limits were read and checked
+ * before the engine made any GL object (engine.ts); they are reported here with the rest.
+ */
+export function probeCapabilities(gpu: Gpu, limits: { maxTextureSize: number; contextMaxTextureSize: number }): Capabilities {
   const gl = gpu.gl;
   clearErrors(gl);
   probeRenderTargets(gpu);
@@ -168,7 +180,8 @@ export function probeCapabilities(gpu: Gpu): Capabilities {
     );
   }
   return {
-    maxTextureSize: gl.getParameter(gl.MAX_TEXTURE_SIZE) as number,
+    maxTextureSize: limits.maxTextureSize,
+    contextMaxTextureSize: limits.contextMaxTextureSize,
     uploadPath: integerUpload ? 'integer' : 'float-bits',
     integerUpload,
     readPixelsRaisesError,

@@ -10,8 +10,8 @@ import { CompactResult, type CompactStats } from './compact/result.js';
 import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
 import { timeOnGpu } from './gpu-timer.js';
-import { layoutFor, log2Exact } from './layout.js';
-import { parseCompactOptions, parseEngineOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, type CompactOptions, type EngineOptions, type ScanOptions, type StreamOptions, type WarmUpCall } from './options.js';
+import { layoutFor, log2Exact, maxStreamLength } from './layout.js';
+import { parseCompactOptions, parseEngineOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type ScanOptions, type StreamOptions, type WarmUpCall } from './options.js';
 import type { Program } from './programs.js';
 import { Readback } from './readback.js';
 import type { RenderTarget } from './render-target.js';
@@ -86,11 +86,15 @@ export class Engine {
   };
 
   /** @internal Use createEngine(gl, options). */
-  constructor(gl: WebGL2RenderingContext, options: Required<EngineOptions>) {
+  constructor(gl: WebGL2RenderingContext, options: EnginePlan) {
     if (gl.isContextLost()) throw new Error('createEngine(gl): the WebGL context is lost; create the engine after it is restored');
-    this.#gpu = new Gpu(gl, { poolBytes: options.texturePoolBytes, preserveState: options.preserveState, debug: false });
+    // The context's limit is read once, here (a query is allowed at createEngine), and the app's
+    // limit checked against it before any GL object exists.
+    const contextMaxTextureSize = Number(gl.getParameter(gl.MAX_TEXTURE_SIZE));
+    const maxTextureSize = resolveMaxTextureSize(options.maxTextureSize, contextMaxTextureSize);
+    this.#gpu = new Gpu(gl, { poolBytes: options.texturePoolBytes, preserveState: options.preserveState, debug: false, maxTextureSize });
     try {
-      this.caps = this.#gpu.guard.run(() => probeCapabilities(this.#gpu));
+      this.caps = this.#gpu.guard.run(() => probeCapabilities(this.#gpu, { maxTextureSize, contextMaxTextureSize }));
     } catch (error) {
       this.#gpu.dispose();
       throw error;
@@ -126,8 +130,8 @@ export class Engine {
    * stream reads back as the same typed array: `Stream<Float32Array>` for a `Float32Array`, and so on.
    * @param data - The elements, `options.components` numbers each (default 1; 4 for vec4s).
    * @throws Error if `data` is not a Float32Array, Uint32Array or Int32Array, its length is not a
-   * multiple of `components`, or it has more elements than the context's textures hold
-   * (`caps.maxTextureSize`²).
+   * multiple of `components`, or it has more elements than the engine's textures hold
+   * (`caps.maxTextureSize`², 4096² by default: see {@link EngineOptions.maxTextureSize}).
    * @example
    * ```ts
    * const positions = engine.stream(new Float32Array(4 * 1000), { components: 4 }); // Stream<Float32Array>
@@ -135,7 +139,7 @@ export class Engine {
    */
   stream<T extends StreamData>(data: T, options?: StreamOptions): Stream<StreamDataOf<T>> {
     this.#assertAlive('stream()');
-    const { type, format, length } = parseStreamArguments(data, options, this.caps.maxTextureSize);
+    const { type, format, length } = parseStreamArguments(data, options, this.caps);
     const layout = layoutFor(length, this.caps.maxTextureSize);
     const bits = new Uint32Array(layout.capacity * format.components); // zero padding
     bits.set(new Uint32Array(data.buffer, data.byteOffset, data.length));
@@ -294,7 +298,7 @@ export class Engine {
    */
   async warmUp(calls: readonly WarmUpCall[]): Promise<void> {
     this.#assertAlive('warmUp()');
-    const plans = parseWarmUpCalls(calls);
+    const plans = parseWarmUpCalls(calls, this.caps);
     const gpu = this.#gpu;
     const linking = new Set<Program>();
     for (const plan of plans) {
@@ -367,9 +371,9 @@ export class Engine {
     const sizes = options.sizes ?? [2 ** 10, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20];
     const densities = options.densities ?? [0.1, 0.5, 0.9];
     const repeats = options.repeats ?? 3;
-    const limit = this.caps.maxTextureSize ** 2;
+    const limit = maxStreamLength(this.caps.maxTextureSize);
     if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((n) => Number.isInteger(n) && n >= 1 && n <= limit)) {
-      throw new Error(`${what}: sizes must be a non-empty array of stream lengths from 1 to ${limit}; got ${describe(sizes)}`);
+      throw new Error(`${what}: sizes must be a non-empty array of stream lengths from 1 to ${limit}; got ${describe(sizes)}; ${textureLimitText(this.caps)}`);
     }
     if (!Array.isArray(densities) || densities.length === 0 || !densities.every((d) => typeof d === 'number' && d >= 0 && d <= 1)) {
       throw new Error(`${what}: densities must be a non-empty array of kept fractions from 0 to 1; got ${describe(densities)}`);
@@ -564,13 +568,18 @@ export class Engine {
  * tests (see {@link Engine.caps}). In a browser pass `canvas.getContext('webgl2')`; in Node, a
  * context from `createHeadlessContext()` (`glcompact/node`). The engine shares the context with
  * your own drawing: by default every call puts back the GL state it changed (`preserveState`).
+ * Textures stay within 4096 texels a side unless `maxTextureSize` raises the limit (phones crash
+ * above it; README "Device limits").
  * @param options - See {@link EngineOptions}; all optional.
  * @throws Error if `gl` is not a WebGL2 context (a WebGL1 context included), the context is lost,
- * an option is invalid, or the context cannot store 32-bit data exactly.
+ * an option is invalid (`maxTextureSize` above the context's MAX_TEXTURE_SIZE included), or the
+ * context cannot store 32-bit data exactly.
  * @example
  * ```ts
  * import { createEngine } from 'glcompact';
  * const engine = createEngine(canvas.getContext('webgl2')!, { texturePoolBytes: 64 * 2 ** 20 });
+ * // streams of more than 4096² elements, where the device allows 8192-texel textures:
+ * const large = createEngine(gl, { maxTextureSize: 8192 });
  * ```
  */
 export function createEngine(gl: WebGL2RenderingContext, options?: EngineOptions): Engine {

@@ -41,6 +41,8 @@ export type ReleasableKind = Exclude<ResourceKind, 'framebuffers' | 'programs'>;
 
 export interface GpuOptions {
   poolBytes: number;
+  /** The engine's texture limit (EngineOptions.maxTextureSize): every texture it makes stays within it. */
+  maxTextureSize: number;
   /** Save and restore the app's GL state around every public call (gl-state.ts). */
   preserveState: boolean;
   /** Check GL errors, framebuffer completeness and uniform names around every draw. */
@@ -82,6 +84,8 @@ export class Gpu {
   warming: Set<Program> | undefined;
   /** The shadow of the context's state (context-state.ts), shared with the guard. */
   readonly state: ContextState;
+  /** The engine's texture limit: no side of a texture it makes exceeds it (layout.ts, texture-pool.ts). */
+  readonly maxTextureSize: number;
   /** Attribute-less draws still need a vertex array bound in WebGL2. */
   private readonly emptyVertexArray: WebGLVertexArrayObject;
 
@@ -90,7 +94,8 @@ export class Gpu {
     this.guard = new GlStateGuard(gl, { preserve: options.preserveState });
     this.state = this.guard.state;
     this.programs = new ProgramCache(gl, this.tracker, this.state);
-    this.pool = new TexturePool(gl, this.tracker, options.poolBytes);
+    this.maxTextureSize = options.maxTextureSize;
+    this.pool = new TexturePool(gl, this.tracker, options.poolBytes, options.maxTextureSize);
     this.emptyVertexArray = this.create('vertexArrays');
   }
 

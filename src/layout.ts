@@ -9,7 +9,7 @@
 export interface Layout {
   /** Elements in the stream. */
   readonly length: number;
-  /** Texture width in texels, a power of two (at least 2048 where the context allows). */
+  /** Texture width in texels, a power of two (at least 2048 where the engine's texture limit allows). */
   readonly width: number;
   /** Texture height in texels. */
   readonly height: number;
@@ -36,17 +36,51 @@ export function nextPowerOfTwo(n: number): number {
 }
 
 /**
+ * The widest texture row under `maxTextureSize`: rows are a power of two wide (shaders turn an index
+ * into a texel with shifts and masks), so a limit that is not one (an app's choice, or a context's)
+ * caps the width at the power of two below it; the height may still use the whole limit.
+ */
+export function maxRowWidth(maxTextureSize: number): number {
+  return 2 ** (31 - Math.clz32(maxTextureSize)); // limits are far below 2^31
+}
+
+/**
+ * The tallest stream under `maxTextureSize`. The texture limit caps it, and so do the helper
+ * textures a stream's passes make: the largest holds one entry per 8 of its texels (keep flags of
+ * the bitmask compaction, the first reduce of reduce-then-scan) in rows of MAX_BLOCK_SIZE, so a
+ * stream may have at most 8 × MAX_BLOCK_SIZE × maxTextureSize texels. That binds only above 16384.
+ */
+export function maxStreamRows(maxTextureSize: number): number {
+  return Math.min(maxTextureSize, Math.floor((8 * MAX_BLOCK_SIZE * maxTextureSize) / maxRowWidth(maxTextureSize)));
+}
+
+/** The most elements a stream holds under `maxTextureSize` (4096² with the default limit). */
+export function maxStreamLength(maxTextureSize: number): number {
+  return maxRowWidth(maxTextureSize) * maxStreamRows(maxTextureSize);
+}
+
+/** "4096² = 16777216", or "2048 × 3000 = 6144000" for a limit that is not a power of two. */
+export function streamLimitText(maxTextureSize: number): string {
+  const width = maxRowWidth(maxTextureSize);
+  const rows = maxStreamRows(maxTextureSize);
+  const shape = width === rows ? `${width}²` : `${width} × ${rows}`;
+  return `${shape} = ${maxStreamLength(maxTextureSize)}`;
+}
+
+/**
  * Layout for `length` elements: about square (fewer, longer rows keep draws cheap and stay under
  * the texture limit), but never narrower than `minWidth` so a block of that size fits in a row.
+ * `maxTextureSize` is the engine's limit (EngineOptions.maxTextureSize), not necessarily the context's.
  */
 export function layoutFor(length: number, maxTextureSize: number, minWidth = MAX_BLOCK_SIZE): Layout {
+  const widest = maxRowWidth(maxTextureSize);
   const square = nextPowerOfTwo(Math.ceil(Math.sqrt(Math.max(length, 1))));
-  const width = Math.min(maxTextureSize, Math.max(square, Math.min(minWidth, maxTextureSize)));
+  const width = Math.min(widest, Math.max(square, Math.min(minWidth, widest)));
   const height = Math.max(1, Math.ceil(length / width));
-  if (height > maxTextureSize) {
+  if (height > maxStreamRows(maxTextureSize)) {
     throw new Error(
-      `stream length ${length} exceeds the texture limit: at most ${maxTextureSize}² = ` +
-        `${maxTextureSize * maxTextureSize} elements fit (MAX_TEXTURE_SIZE ${maxTextureSize})`,
+      `stream length ${length} exceeds the texture limit: at most ${streamLimitText(maxTextureSize)} ` +
+        `elements fit (maxTextureSize ${maxTextureSize})`,
     );
   }
   return { length, width, height, widthLog2: log2Exact(width), capacity: width * height };
@@ -57,8 +91,8 @@ export function layoutFor(length: number, maxTextureSize: number, minWidth = MAX
  * global scan of it needs one block per row and as few recursion levels as possible.
  */
 export function compactLayoutFor(length: number, maxTextureSize: number): Layout {
-  const width = Math.min(nextPowerOfTwo(Math.max(length, 1)), MAX_BLOCK_SIZE, maxTextureSize);
+  const width = Math.min(nextPowerOfTwo(Math.max(length, 1)), MAX_BLOCK_SIZE, maxRowWidth(maxTextureSize));
   const height = Math.max(1, Math.ceil(length / width));
-  if (height > maxTextureSize) throw new Error(`internal: helper stream of ${length} elements exceeds the texture limit`);
+  if (height > maxTextureSize) throw new Error(`internal: helper stream of ${length} elements exceeds the texture limit ${maxTextureSize}`);
   return { length, width, height, widthLog2: log2Exact(width), capacity: width * height };
 }

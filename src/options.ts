@@ -3,7 +3,7 @@
 import { compactionAlgorithmInfo, compactionPath, requestedAlgorithmNames, type CompactionAlgorithm, type RequestedAlgorithm } from './compact/algorithm-names.js';
 import { concatModes, type ConcatMode } from './compact/concatenate.js';
 import { parseKeepOption, type KeepOption } from './compact/keep-function.js';
-import { isPowerOfTwo, MAX_BLOCK_SIZE } from './layout.js';
+import { isPowerOfTwo, MAX_BLOCK_SIZE, maxStreamLength, streamLimitText } from './layout.js';
 import { DEFAULT_RADIX, defaultScan, radices, scanAlgorithmNames, type ScanAlgorithm } from './scan/algorithms.js';
 import { formatForComponents, streamComponents, type TexelFormat } from './texel-format.js';
 import { describe, oneOf, optionsObject } from './validate.js';
@@ -32,6 +32,18 @@ export interface EngineOptions {
    * that reset their own state after calling the engine (three.js `renderer.resetState()`).
    */
   preserveState?: boolean | undefined;
+  /**
+   * The largest texture side the engine may use, in texels (default: 4096, or the context's
+   * MAX_TEXTURE_SIZE where that is smaller). A stream holds at most its square of elements (4096² =
+   * 16,777,216 by default; a limit that is not a power of two gives rows of the power of two below
+   * it); a longer one is refused with an error that names this option. Phones crash on larger
+   * textures even where the context reports a larger limit (iOS reports 16384 and crashes above
+   * 4096), so the default stays at 4096 everywhere: raise it, up to the context's
+   * MAX_TEXTURE_SIZE (`engine.caps.contextMaxTextureSize`), for longer streams on devices you know
+   * handle them. An integer from 2048 (WebGL2's guaranteed minimum) to the context's
+   * MAX_TEXTURE_SIZE; README "Device limits".
+   */
+  maxTextureSize?: number | undefined;
 }
 
 /**
@@ -123,17 +135,75 @@ export interface CompactOptions {
 export const DEFAULT_TEXTURE_POOL_BYTES = 64 * 2 ** 20;
 export const DEFAULT_BLOCK_SIZE = 256;
 
-export function parseEngineOptions(options: unknown): Required<EngineOptions> {
-  const opts = optionsObject('createEngine(gl, options)', options, ['texturePoolBytes', 'debug', 'preserveState']);
+/**
+ * The default texture limit (EngineOptions.maxTextureSize), whatever larger limit the context
+ * reports: iOS reports MAX_TEXTURE_SIZE 16384 and crashes above 4096 (three.js#27330,
+ * cosmosgl/graph#203), and 4096 is the limit of many phones (KhronosGroup/WebGL#3700).
+ */
+export const DEFAULT_MAX_TEXTURE_SIZE = 4096;
+/**
+ * The smallest limit an app may ask for: WebGL2 guarantees MAX_TEXTURE_SIZE ≥ 2048 (so this costs no
+ * device anything), and streams are at least MAX_BLOCK_SIZE wide so that any block fits in a row.
+ */
+export const MIN_MAX_TEXTURE_SIZE = MAX_BLOCK_SIZE;
+
+/** createEngine's options, checked (the texture limit is resolved against the context in the engine). */
+export interface EnginePlan {
+  texturePoolBytes: number;
+  debug: boolean;
+  preserveState: boolean;
+  /** The app's texture limit, not yet checked against the context's; undefined: the default. */
+  maxTextureSize: number | undefined;
+}
+
+export function parseEngineOptions(options: unknown): EnginePlan {
+  const what = 'createEngine(gl, options)';
+  const opts = optionsObject(what, options, ['texturePoolBytes', 'debug', 'preserveState', 'maxTextureSize']);
   const poolBytes = opts.texturePoolBytes === undefined ? DEFAULT_TEXTURE_POOL_BYTES : opts.texturePoolBytes;
   if (typeof poolBytes !== 'number' || !(poolBytes >= 0) || !Number.isFinite(poolBytes)) {
-    throw new Error(`createEngine(gl, options): options.texturePoolBytes must be a number of bytes >= 0; got ${describe(poolBytes)}`);
+    throw new Error(`${what}: options.texturePoolBytes must be a number of bytes >= 0; got ${describe(poolBytes)}`);
+  }
+  const maxTextureSize = opts.maxTextureSize;
+  if (maxTextureSize !== undefined && !(typeof maxTextureSize === 'number' && Number.isInteger(maxTextureSize) && maxTextureSize >= MIN_MAX_TEXTURE_SIZE)) {
+    throw new Error(`${what}: options.maxTextureSize must be an integer number of texels from ${MIN_MAX_TEXTURE_SIZE} to the context's MAX_TEXTURE_SIZE; got ${describe(maxTextureSize)}`);
   }
   return {
     texturePoolBytes: poolBytes,
-    debug: booleanOption('createEngine(gl, options): options.debug', opts.debug, false),
-    preserveState: booleanOption('createEngine(gl, options): options.preserveState', opts.preserveState, true),
+    debug: booleanOption(`${what}: options.debug`, opts.debug, false),
+    preserveState: booleanOption(`${what}: options.preserveState`, opts.preserveState, true),
+    maxTextureSize,
   };
+}
+
+/** The engine's texture limit and the context's own, as `engine.caps` reports them. */
+export interface TextureLimits {
+  maxTextureSize: number;
+  contextMaxTextureSize: number;
+}
+
+/**
+ * The engine's texture limit: the app's choice, which may not pass the context's MAX_TEXTURE_SIZE,
+ * or the default capped by the context's. Called once, at createEngine, before any GL object is made.
+ */
+export function resolveMaxTextureSize(requested: number | undefined, contextMaxTextureSize: number): number {
+  if (requested === undefined) return Math.min(DEFAULT_MAX_TEXTURE_SIZE, contextMaxTextureSize);
+  if (requested > contextMaxTextureSize) {
+    const allowed = contextMaxTextureSize >= MIN_MAX_TEXTURE_SIZE ? `; allowed: ${MIN_MAX_TEXTURE_SIZE} to ${contextMaxTextureSize}` : '';
+    throw new Error(`createEngine(gl, options): options.maxTextureSize ${requested} is above this context's MAX_TEXTURE_SIZE ${contextMaxTextureSize}${allowed}`);
+  }
+  return requested;
+}
+
+/**
+ * The limit in an error's words: the engine's limit, and how to raise it where the context allows
+ * (README "Device limits").
+ */
+export function textureLimitText({ maxTextureSize, contextMaxTextureSize }: TextureLimits): string {
+  const elements = `at most ${streamLimitText(maxTextureSize)} elements fit (maxTextureSize ${maxTextureSize}`;
+  if (maxTextureSize < contextMaxTextureSize) {
+    return `${elements}; createEngine(gl, { maxTextureSize }) can raise it up to the context's MAX_TEXTURE_SIZE ${contextMaxTextureSize})`;
+  }
+  return `${elements}, the context's MAX_TEXTURE_SIZE: no longer stream fits on this device)`;
 }
 
 export interface StreamPlan {
@@ -142,7 +212,7 @@ export interface StreamPlan {
   length: number;
 }
 
-export function parseStreamArguments(data: unknown, options: unknown, maxTextureSize: number): StreamPlan {
+export function parseStreamArguments(data: unknown, options: unknown, limits: TextureLimits): StreamPlan {
   const type = elementTypeOf(data);
   const opts = optionsObject('engine.stream(data, options)', options, ['components']);
   const format = formatForComponents(opts.components === undefined ? 1 : opts.components);
@@ -154,11 +224,8 @@ export function parseStreamArguments(data: unknown, options: unknown, maxTexture
     throw new Error(`engine.stream(): data.length must be a multiple of options.components (${format.components}); got ${values}`);
   }
   const length = values / format.components;
-  if (length > maxTextureSize * maxTextureSize) {
-    throw new Error(
-      `engine.stream(data): data is too long for this context's textures; got ${length} elements, ` +
-        `at most ${maxTextureSize}² = ${maxTextureSize * maxTextureSize} elements fit (MAX_TEXTURE_SIZE ${maxTextureSize})`,
-    );
+  if (length > maxStreamLength(limits.maxTextureSize)) {
+    throw new Error(`engine.stream(data): data is too long for this engine's textures; got ${length} elements, ${textureLimitText(limits)}`);
   }
   return { type, format, length };
 }
@@ -264,7 +331,7 @@ export interface WarmUpPlan {
   lengthOnGpu: boolean;
 }
 
-export function parseWarmUpCalls(calls: unknown): WarmUpPlan[] {
+export function parseWarmUpCalls(calls: unknown, limits: TextureLimits): WarmUpPlan[] {
   const what = 'engine.warmUp(calls)';
   if (!Array.isArray(calls)) throw new Error(`${what}: calls must be an array of { scan: options } or { compact: options } (with type, components, lengths, lengthOnGpu); got ${describe(calls)}`);
   return calls.map((call: unknown, i) => {
@@ -280,6 +347,9 @@ export function parseWarmUpCalls(calls: unknown): WarmUpPlan[] {
     if (!Array.isArray(lengths) || lengths.length === 0 || !lengths.every((n) => Number.isInteger(n) && n >= 1)) {
       throw new Error(`${where}.lengths must be a non-empty array of positive integers; got ${describe(fields.lengths)}`);
     }
+    // Checked here, not by engine.stream() halfway through the warm-up: nothing runs for a bad call list.
+    const tooLong = lengths.findIndex((n) => n > maxStreamLength(limits.maxTextureSize));
+    if (tooLong >= 0) throw new Error(`${where}.lengths[${tooLong}] is too long for this engine's textures; got ${lengths[tooLong]}, ${textureLimitText(limits)}`);
     const lengthOnGpu = fields.lengthOnGpu ?? false;
     if (typeof lengthOnGpu !== 'boolean') throw new Error(`${where}.lengthOnGpu must be a boolean; got ${describe(fields.lengthOnGpu)}`);
     return { operation: fields.scan !== undefined ? { scan: fields.scan } : { compact: fields.compact! }, type, components, lengths: [...lengths], lengthOnGpu };

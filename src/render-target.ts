@@ -33,21 +33,33 @@ export class RenderTarget {
     // headless-gl rejects (INVALID_ENUM left queued after every new target), and it needs none of them.
     const texture = gl.createTexture();
     const framebuffer = gl.createFramebuffer();
-    if (!texture || !framebuffer) throw new Error('could not create a texture or framebuffer (is the context lost?)');
+    if (!texture || !framebuffer) {
+      gl.deleteTexture(texture);
+      gl.deleteFramebuffer(framebuffer);
+      throw new Error('could not create a texture or framebuffer (is the context lost?)');
+    }
     this.texture = texture;
     this.framebuffer = framebuffer;
-    gl.bindTexture(gl.TEXTURE_2D, texture);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, format.internalFormat, width, height);
-    // NEAREST for both filters: integer textures are incomplete with LINEAR, and texelFetch on an
-    // incomplete texture silently returns 0.
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-    gl.bindTexture(gl.TEXTURE_2D, null);
-    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    try {
+      gl.bindTexture(gl.TEXTURE_2D, texture);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, format.internalFormat, width, height);
+      // NEAREST for both filters: integer textures are incomplete with LINEAR, and texelFetch on an
+      // incomplete texture silently returns 0.
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+      gl.bindTexture(gl.TEXTURE_2D, null);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    } catch (error) {
+      // A context that throws here (a wrapper enforcing a device's limits, as the tests' phone
+      // profile does) must not leave the two objects behind: the caller never gets them to free.
+      gl.deleteFramebuffer(framebuffer);
+      gl.deleteTexture(texture);
+      throw error;
+    }
     // Completeness is not asked here (checkFramebufferStatus is a sync point in a browser, and pool
     // targets of new sizes appear in steady state): the capability probe renders into every format
     // at createEngine, and debug mode checks the target of every draw.

@@ -20,11 +20,20 @@ export class TexturePool implements TargetRecycler {
     private readonly tracker: ResourceTracker,
     /** Idle texture memory kept for reuse; beyond it the oldest idle targets are deleted. */
     private readonly budgetBytes: number,
+    /** The engine's texture limit (EngineOptions.maxTextureSize): no side of a texture exceeds it. */
+    private readonly maxTextureSize: number,
   ) {}
 
-  /** A target of `width` × `height` texels in use; its texture's height is `heightClass(height)`. */
+  /**
+   * A target of `width` × `height` texels in use; its texture's height is `heightClass(height)`, or
+   * the texture limit where the class would pass it (a limit that is not a power of two).
+   */
   take(width: number, height: number, format: TexelFormat): RenderTarget {
-    const allocated = heightClass(height);
+    if (width > this.maxTextureSize || height > this.maxTextureSize) {
+      // Layouts keep every side within the limit (layout.ts); this only catches a driver that did not.
+      throw new Error(`internal: a ${width}×${height} texture exceeds the engine's texture limit ${this.maxTextureSize}`);
+    }
+    const allocated = Math.min(heightClass(height), this.maxTextureSize);
     const list = this.idle.get(key(width, allocated, format));
     const target = list?.pop();
     if (target) {

@@ -3,6 +3,7 @@
 // has no WEBGL_lose_context.
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
+import { testGl } from './support/phone-profile.js';
 
 const inBrowser = typeof document !== 'undefined';
 
@@ -14,7 +15,7 @@ describe('context loss', () => {
     const lost = new Promise((resolve) =>
       canvas.addEventListener('webglcontextlost', (event) => (event.preventDefault(), resolve(null)), { once: true }),
     );
-    const gl = canvas.getContext('webgl2')!;
+    const gl = testGl(canvas.getContext('webgl2')!);
     const engine = createEngine(gl);
     expect(engine.caps.asyncReadback).toBe(true);
     const stream = engine.stream(new Uint32Array([0, 1, 2, 0, 3]));

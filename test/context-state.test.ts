@@ -4,14 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { ContextState } from '../src/context-state.js';
 import { createEngine } from '../src/index.js';
+import { testGl } from './support/phone-profile.js';
 
 async function freshContext(): Promise<{ gl: WebGL2RenderingContext; platform: 'browser' | 'headless-gl'; destroy(): void }> {
   if (typeof document !== 'undefined') {
-    const gl = document.createElement('canvas').getContext('webgl2')!;
+    const gl = testGl(document.createElement('canvas').getContext('webgl2')!);
     return { gl, platform: 'browser', destroy: () => gl.getExtension('WEBGL_lose_context')?.loseContext() };
   }
   const node = await import('../src/node.js');
-  const gl = node.createHeadlessContext();
+  const gl = testGl(node.createHeadlessContext());
   return { gl, platform: 'headless-gl', destroy: () => node.destroyHeadlessContext(gl) };
 }
 

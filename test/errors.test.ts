@@ -114,16 +114,30 @@ describe('createEngine(gl): not a WebGL2 context', () => {
     }
   });
 
-  it.each([
+  it.each<[unknown, string[]]>([
     [{ texturePoolBytes: -1 }, ['options.texturePoolBytes', 'got -1', 'a number of bytes >= 0']],
     [{ texturePoolBytes: '1' }, ['options.texturePoolBytes', 'got "1"', 'a number of bytes >= 0']],
     [{ poolBytes: 5 }, ['createEngine(gl, options)', 'unknown option(s) poolBytes', 'allowed: texturePoolBytes']],
     [{ debug: 'yes' }, ['createEngine(gl, options): options.debug must be a boolean', 'got "yes"']],
     [{ preserveState: 0 }, ['createEngine(gl, options): options.preserveState must be a boolean', 'got 0']],
     ['big', ['createEngine(gl, options)', 'got "big"', 'an options object']],
+    [{ maxTexureSize: 8192 }, ['createEngine(gl, options)', 'unknown option(s) maxTexureSize', 'allowed: texturePoolBytes, debug, preserveState, maxTextureSize']],
+    ...[4096.5, NaN, 0, -4096, 1024, Infinity, '8192', null].map((size): [unknown, string[]] => [
+      { maxTextureSize: size },
+      ["createEngine(gl, options): options.maxTextureSize must be an integer number of texels from 2048 to the context's MAX_TEXTURE_SIZE", `got ${typeof size === 'string' ? JSON.stringify(size) : String(size)}`],
+    ]),
   ])('bad options %j', async (options, parts) => {
     const { gl, engine } = await testContext();
     await expectCleanFailure(gl, engine, () => createEngine(gl, options as never), ...parts);
+  });
+
+  it('maxTextureSize above the context\'s MAX_TEXTURE_SIZE names both numbers', async () => {
+    const { gl, engine } = await testContext();
+    const contextMax = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
+    for (const asked of [contextMax + 1, 2 * contextMax]) {
+      await expectCleanFailure(gl, engine, () => createEngine(gl, { maxTextureSize: asked }),
+        `createEngine(gl, options): options.maxTextureSize ${asked} is above this context's MAX_TEXTURE_SIZE ${contextMax}; allowed: 2048 to ${contextMax}`);
+    }
   });
 });
 
@@ -224,7 +238,7 @@ describe('streams longer than the texture limit', () => {
     for (const max of [16, 2048, 16384]) {
       expect(layoutFor(max * max, max).capacity).toBe(max * max);
       expect(() => layoutFor(max * max + 1, max)).toThrow(
-        `stream length ${max * max + 1} exceeds the texture limit: at most ${max}² = ${max * max} elements fit (MAX_TEXTURE_SIZE ${max})`,
+        `stream length ${max * max + 1} exceeds the texture limit: at most ${max}² = ${max * max} elements fit (maxTextureSize ${max})`,
       );
     }
   });
@@ -235,8 +249,9 @@ describe('streams longer than the texture limit', () => {
       const small = createEngine(gl);
       try {
         expect(small.caps.maxTextureSize).toBe(2048);
+        expect(small.caps.contextMaxTextureSize).toBe(2048);
         const tooLong = new Uint32Array(2048 * 2048 + 1);
-        await expectCleanFailure(gl, small, () => small.stream(tooLong), 'engine.stream(data)', 'got 4194305 elements', 'at most 2048² = 4194304 elements fit (MAX_TEXTURE_SIZE 2048)');
+        await expectCleanFailure(gl, small, () => small.stream(tooLong), 'engine.stream(data)', 'got 4194305 elements', "at most 2048² = 4194304 elements fit (maxTextureSize 2048, the context's MAX_TEXTURE_SIZE: no longer stream fits on this device)");
         await expectCleanFailure(gl, small, () => small.stream(new Float32Array(4 * (2048 * 2048 + 1)), { components: 4 }), 'engine.stream(data)', 'got 4194305 elements', 'at most 2048² = 4194304');
       } finally {
         small.dispose();

@@ -14,6 +14,7 @@ import { GlStateGuard, glStateItems } from '../src/gl-state.js';
 import { testContext } from './support/engine.js';
 import { compileProgram } from '../examples/demo/src/shared/gl-program.js';
 import { envCount } from './support/env.js';
+import { testGl } from './support/phone-profile.js';
 import {
   appStates,
   appStatesFor,
@@ -445,7 +446,7 @@ describe('GlStateGuard', () => {
   });
 
   it.runIf(typeof document !== 'undefined')('a real context loss (WEBGL_lose_context) between enter and exit', () => {
-    const gl = document.createElement('canvas').getContext('webgl2')!;
+    const gl = testGl(document.createElement('canvas').getContext('webgl2')!);
     const lose = gl.getExtension('WEBGL_lose_context');
     if (!lose) return;
     gl.enable(gl.SCISSOR_TEST);

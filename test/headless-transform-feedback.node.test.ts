@@ -3,7 +3,8 @@
 // createHeadlessContext / patchHeadlessContext); then capture end to end, object deletion, the
 // transform feedback probe, and proof that the patches stay on the contexts they were applied to.
 // If a headless-gl upgrade fixes a quirk, its "raw" expectation fails here: then the patch can go.
-// (Node-only: these are headless-gl behaviours.)
+// (Node-only: these are headless-gl behaviours. Its contexts are never wrapped in the phone profile,
+// GLCOMPACT_PHONE_PROFILE=1: the raw and patched headless-gl objects themselves are under test.)
 import { createRequire } from 'node:module';
 import * as twgl from 'twgl.js';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -16,6 +16,7 @@
 // readPixels by necessity, so only the browser project watches reads.
 import { describe, expect, it } from 'vitest';
 import { createEngine, type CompactOptions, type Engine, type ScanOptions } from '../src/index.js';
+import { testGl } from './support/phone-profile.js';
 
 const blocking = [
   'getParameter', 'isEnabled', 'getError', 'checkFramebufferStatus', 'getProgramParameter', 'getShaderParameter',
@@ -36,12 +37,13 @@ interface Watch {
 
 async function freshContext(): Promise<{ gl: WebGL2RenderingContext; asyncReads: boolean; destroy(): void }> {
   if (typeof document !== 'undefined') {
-    const gl = document.createElement('canvas').getContext('webgl2');
-    if (!gl) throw new Error('this browser gives no WebGL2 context');
+    const context = document.createElement('canvas').getContext('webgl2');
+    if (!context) throw new Error('this browser gives no WebGL2 context');
+    const gl = testGl(context);
     return { gl, asyncReads: true, destroy: () => gl.getExtension('WEBGL_lose_context')?.loseContext() };
   }
   const node = await import('../src/node.js');
-  const gl = node.createHeadlessContext();
+  const gl = testGl(node.createHeadlessContext());
   return { gl, asyncReads: false, destroy: () => node.destroyHeadlessContext(gl) };
 }
 

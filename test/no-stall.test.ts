@@ -10,6 +10,7 @@
 // Browser only: headless-gl renders in the calling thread (no GPU process to wait for).
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
+import { testGl } from './support/phone-profile.js';
 import { testPlatform } from './support/platform.js';
 
 const inBrowser = typeof document !== 'undefined';
@@ -62,7 +63,7 @@ describe('no stall after an app\'s heavy frame (browser)', () => {
     canvas.width = 512;
     canvas.height = 512;
     document.body.appendChild(canvas);
-    const gl = canvas.getContext('webgl2')!;
+    const gl = testGl(canvas.getContext('webgl2')!);
     const heavy = appProgram(gl, 400);
     const light = appProgram(gl, 1);
     const vertexArray = gl.createVertexArray();

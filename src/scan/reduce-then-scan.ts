@@ -102,9 +102,9 @@ export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeSca
         return down(undefined, Math.min(segmentLog2, log2Exact(shape.topEntries)));
       }
       // Sum groups of fanIn into the level above, scan that one (exclusive), then come back down.
-      // Levels above the input are at most 2048 wide, so their height stays far under any texture
-      // limit (2^28 elements / 32 / 2048 = 4096 rows); no limit to check here.
-      const sumsLayout = compactLayoutFor(Math.ceil(level.count / fanIn), Number.MAX_SAFE_INTEGER);
+      // Levels above the input are at most 2048 wide and hold at most 1/8 of its entries, which
+      // layout.ts#maxStreamRows keeps within the texture limit.
+      const sumsLayout = compactLayoutFor(Math.ceil(level.count / fanIn), gpu.maxTextureSize);
       const sums = scope.target(sumsLayout.width, sumsLayout.height, format);
       gpu.pass(gpu.program({ name: 'tree-scan-reduce.frag', fragment: treeScanReduce, defines: { ...defines, FAN_IN: fanIn } }), sums, {
         u_below: level.texture,

@@ -1,9 +1,11 @@
 // The test context: one WebGL2 context and engine per test file. In Node it is headless-gl
 // (vitest runs each file in its own forked process, since headless-gl loads its addon once per
 // process); in a browser run it is a canvas's WebGL2 context. Test cases call `await testEngine()`
-// and never care which.
+// and never care which. Under GLCOMPACT_PHONE_PROFILE=1 the context is seen through the phone
+// profile (phone-profile.ts): 4096-texel textures, no float render targets, no timer queries.
 import { afterAll } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
+import { expectNoPhoneViolations, testGl } from './phone-profile.js';
 
 interface TestContext {
   gl: WebGL2RenderingContext;
@@ -18,12 +20,13 @@ let shared: Promise<TestContext> | undefined;
 async function makeContext(): Promise<TestContext> {
   if (typeof document !== 'undefined') {
     const canvas = document.createElement('canvas');
-    const gl = canvas.getContext('webgl2');
-    if (!gl) throw new Error('this browser gives no WebGL2 context');
+    const context = canvas.getContext('webgl2');
+    if (!context) throw new Error('this browser gives no WebGL2 context');
+    const gl = testGl(context);
     return { gl, engine: createEngine(gl), platform: 'browser', destroy: () => gl.getExtension('WEBGL_lose_context')?.loseContext() };
   }
   const node = await import('../../src/node.js');
-  const gl = node.createHeadlessContext();
+  const gl = testGl(node.createHeadlessContext());
   return { gl, engine: createEngine(gl), platform: 'headless-gl', destroy: () => node.destroyHeadlessContext(gl) };
 }
 
@@ -35,6 +38,7 @@ export function testContext(): Promise<TestContext> {
       shared = undefined;
       context?.engine.dispose();
       context?.destroy();
+      expectNoPhoneViolations(context?.gl);
     });
   }
   return shared;

@@ -17,3 +17,11 @@ export function envCount(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}`);
   return value;
 }
+
+/** A yes/no switch from the environment: unset, '' or '0' is off, '1' is on; anything else is an error. */
+export function envFlag(name: string): boolean {
+  const raw = readEnv(name);
+  if (raw === undefined || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new Error(`${name} must be 1 (on) or 0 (off); got ${JSON.stringify(raw)}`);
+}

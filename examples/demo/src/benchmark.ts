@@ -87,7 +87,7 @@ const canvas = document.createElement('canvas');
 const { engine } = engineOn(canvas); // the engine's context; nothing is drawn on it
 element('renderer').textContent =
   `glcompact renderer: ${engine.caps.renderer} — timer queries ${engine.caps.timerQuery ? 'available' : 'not available'}, ` +
-  `transform feedback ${engine.caps.transformFeedback ? 'yes' : 'no'}, MAX_TEXTURE_SIZE ${engine.caps.maxTextureSize}.`;
+  `transform feedback ${engine.caps.transformFeedback ? 'yes' : 'no'}, texture limit ${engine.caps.maxTextureSize} (MAX_TEXTURE_SIZE ${engine.caps.contextMaxTextureSize}).`;
 element('method').textContent =
   `Wall-clock ms, median of the timed runs after one warm-up: from engine.compact() until the count is on the CPU (await result.count(), one texel) and the GPU has finished (await engine.finish()). ` +
   `Block size ${BLOCK_SIZE}. On a CPU renderer (SwiftShader, llvmpipe) these times rank algorithms only roughly.`;
