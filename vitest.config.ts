@@ -23,6 +23,9 @@ const nodeOnly = 'test/**/*.node.test.{ts,js}';
 // `test.env`: process.env in Node, import.meta.env in the browser (test/support/env.ts reads both).
 const glcompactEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('GLCOMPACT_')));
 
+/** Random-case counts of the longest property-style tests in the firefox and webkit projects (defaults: 150, 1000, 200, 200). */
+const reducedRandomCases = { GLCOMPACT_PROPERTY_RUNS: '50', GLCOMPACT_SNIPPET_RUNS: '250', GLCOMPACT_LIFETIME_OPS: '100', GLCOMPACT_CONTRACT_RUNS: '100' };
+
 export default defineConfig({
   plugins: [glslVitePlugin()],
   test: {
@@ -61,6 +64,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: engine,
+          // The same files with fewer random cases (CI has 2 cores for all four projects; WebKit's
+          // in-process llvmpipe makes it the slowest): every check still runs, node and chromium run
+          // the full counts. A GLCOMPACT_* variable set by the caller wins.
+          env: { ...reducedRandomCases, ...glcompactEnv },
           include: ['test/**/*.test.{ts,js}'],
           exclude: [...configDefaults.exclude, nodeOnly],
           browser: {

@@ -13,6 +13,7 @@
 // Each `newPage()` of WebKit is a WebDriver session of its own (one MiniBrowser window each).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromiumArgs, chromiumExecutable } from './chromium.mjs';
 
@@ -177,9 +178,15 @@ async function launchWebKit() {
   requireDisplay('webkit');
   const { remote } = await import('webdriverio');
   const port = await freePort();
-  const driver = spawn(webkitDriverExecutable, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Skia paints the page on the CPU: its GPU painting thread ("SkiaGPUWorker") shares Mesa's
+  // llvmpipe with WebGL in the same process, and crashed the web process there (segfaults in
+  // swrast_dri.so, 2 of 3 suite runs); WebGL itself still renders through GL.
+  const env = { ...process.env, WEBKIT_SKIA_ENABLE_CPU_RENDERING: '1' };
+  const driver = spawn(webkitDriverExecutable, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let driverLog = '';
   driver.stderr.on('data', (chunk) => (driverLog = (driverLog + chunk).slice(-4000)));
+  // GLCOMPACT_WEBKIT_LOG=file keeps everything the driver and MiniBrowser print (crash diagnosis).
+  if (process.env.GLCOMPACT_WEBKIT_LOG) driver.stderr.pipe(createWriteStream(process.env.GLCOMPACT_WEBKIT_LOG, { flags: 'a' }));
   const exited = once(driver, 'exit');
   await waitForPort(port, driver, () => driverLog);
   const sessions = new Set();
