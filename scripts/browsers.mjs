@@ -10,7 +10,9 @@
 //             WebDriver mode (WebKitGTK has no BiDi), also under the X display (MiniBrowser has no
 //             headless mode). WebKit masks the renderer string as "WebKit WebGL".
 //
-// Each `newPage()` of WebKit is a WebDriver session of its own (one MiniBrowser window each).
+// Each `newPage()` of WebKit is a WebDriver session of its own (one MiniBrowser window each), and
+// WebKitWebDriver holds one session at a time ("Maximum number of active sessions"): close a WebKit
+// page before opening the next.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
@@ -76,6 +78,8 @@ export async function launchBrowser(engine) {
  * @property {(expression: string, timeoutMs?: number) => Promise<void>} waitForFunction until the JS expression is truthy
  * @property {(selector: string) => Promise<void>} click
  * @property {(selector: string, value: string) => Promise<void>} fill sets an input's value and fires input + change
+ * @property {(selector: string, key: 'Enter' | 'Escape' | 'Tab') => Promise<void>} press focuses the element and presses the key (real key events)
+ * @property {(x: number, y: number) => Promise<void>} mouseMove moves the mouse to (x, y), CSS pixels from the viewport's top left
  * @property {(path: string) => Promise<void>} screenshot PNG of the page (WebKit: of the window)
  * @property {() => Promise<{ errors: string[], warnings: string[] }>} console what the page logged so far
  * @property {() => Promise<void>} close
@@ -123,6 +127,8 @@ async function launchChromium() {
         waitForFunction: async (expression, timeout = 90_000) => void (await page.waitForFunction(expression, null, { timeout, polling: 100 })),
         click: (selector) => page.click(selector),
         fill: (selector, value) => page.evaluate(fillInPage, { selector, value }),
+        press: (selector, key) => page.press(selector, key),
+        mouseMove: (x, y) => page.mouse.move(x, y),
         screenshot: async (path) => void (await page.screenshot({ path, fullPage: true })),
         console: async () => mergeConsole(events, await page.evaluate(capturedConsole)),
         close: () => page.close(),
@@ -164,6 +170,12 @@ async function launchFirefox() {
         waitForFunction: async (expression, timeout = 90_000) => void (await page.waitForFunction(expression, { timeout, polling: 100 })),
         click: (selector) => page.click(selector),
         fill: (selector, value) => page.evaluate(fillInPage, { selector, value }),
+        async press(selector, key) {
+          const element = await page.$(selector);
+          if (!element) throw new Error(`no element matches ${selector}`);
+          await element.press(key);
+        },
+        mouseMove: (x, y) => page.mouse.move(x, y),
         screenshot: async (path) => void (await page.screenshot({ path, fullPage: true })),
         console: async () => mergeConsole(events, await page.evaluate(capturedConsole)),
         close: () => page.close(),
@@ -172,6 +184,22 @@ async function launchFirefox() {
     close: () => browser.close(),
   };
 }
+
+/** Scrolls the element into view if needed; then its center (viewport pixels, rounded) and what is hit there: 'self', 'inside' it, or 'other'. */
+function centerHit(element) {
+  let box = element.getBoundingClientRect();
+  if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth) {
+    element.scrollIntoView({ block: 'center', inline: 'center' });
+    box = element.getBoundingClientRect();
+  }
+  const x = Math.round(box.x + box.width / 2);
+  const y = Math.round(box.y + box.height / 2);
+  const hit = document.elementFromPoint(x, y);
+  return { hit: hit === element ? 'self' : hit !== null && element.contains(hit) ? 'inside' : 'other', x, y };
+}
+
+/** WebDriver's code points for the keys `press` knows (WebDriver spec, "Keyboard actions"). */
+const webDriverKeys = { Enter: '\uE007', Escape: '\uE00C', Tab: '\uE004' };
 
 async function launchWebKit() {
   requireDisplay('webkit');
@@ -213,8 +241,27 @@ async function launchWebKit() {
         async waitForFunction(expression, timeout = 90_000) {
           await session.waitUntil(async () => Boolean(await session.execute(`return Boolean(${expression});`)), { timeout, interval: 100, timeoutMsg: `timed out after ${timeout} ms waiting for ${expression}` });
         },
-        click: async (selector) => (await session.$(selector)).click(),
+        async click(selector) {
+          const element = await session.$(selector);
+          // WebKitWebDriver's element click wants the element itself to be the topmost hit at its
+          // center, so it calls an SVG <g> (which paints nothing itself: its <rect> and <text> are
+          // hit) "not interactable", though a person's click there reaches the <g>'s listeners.
+          // Where what is hit at the center is inside the element, click there with the pointer, as
+          // a person would (and as Playwright's rule allows); otherwise WebDriver's own click.
+          // (Pointer actions with the element as origin are refused the same way: the viewport's.)
+          const { hit, x, y } = await session.execute(centerHit, element);
+          if (hit !== 'inside') return element.click();
+          await session.performActions([{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [{ type: 'pointerMove', duration: 0, origin: 'viewport', x, y }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }] }]);
+        },
         fill: (selector, value) => execute(fillInPage, { selector, value }),
+        async press(selector, key) {
+          if (!(key in webDriverKeys)) throw new Error(`press: unknown key '${key}' (known: ${Object.keys(webDriverKeys).join(', ')})`);
+          const element = await session.$(selector);
+          await session.elementSendKeys(element.elementId, webDriverKeys[key]);
+        },
+        async mouseMove(x, y) {
+          await session.performActions([{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [{ type: 'pointerMove', duration: 0, origin: 'viewport', x: Math.round(x), y: Math.round(y) }] }]);
+        },
         screenshot: async (path) => void (await session.saveScreenshot(path)),
         console: () => execute(capturedConsole),
         async close() {
