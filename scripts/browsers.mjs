@@ -207,7 +207,12 @@ async function launchWebKit() {
   const port = await freePort();
   const driver = spawn(webkitDriverExecutable, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let driverLog = '';
-  driver.stderr.on('data', (chunk) => (driverLog = (driverLog + chunk).slice(-4000)));
+  /** Called when MiniBrowser (which writes to the driver's stderr) says it could not open the display. */
+  let onDisplayFailure = () => {};
+  driver.stderr.on('data', (chunk) => {
+    driverLog = (driverLog + chunk).slice(-4000);
+    if (/cannot open display/.test(String(chunk))) onDisplayFailure();
+  });
   const exited = once(driver, 'exit');
   await waitForPort(port, driver, () => driverLog);
   const sessions = new Set();
@@ -217,11 +222,29 @@ async function launchWebKit() {
     browserName: 'MiniBrowser',
     'webkitgtk:browserOptions': { binary: miniBrowserExecutable, args: ['--automation'] },
   };
+  const startSession = () =>
+    remote({ hostname: '127.0.0.1', port, logLevel: 'error', capabilities, connectionRetryCount: 1, connectionRetryTimeout: 60_000 }).catch((error) => {
+      throw new Error(`WebKitWebDriver gave no session: ${error.message}\nWebKitWebDriver's log (tail): ${driverLog}`, { cause: error });
+    });
+  // Now and then a MiniBrowser fails to open the X display at its start (Gtk: "cannot open
+  // display: :99") although the display is up (on this busy 2-core host: about 5 launches in 500,
+  // none in one run of 250, while 1500 xdpyinfo in a row never failed; cause not found), and
+  // WebKitWebDriver then waits for that browser forever: the new-session request never returns.
+  // A second request is served meanwhile, so on that message a session is asked for again (at
+  // most 3 times); the abandoned request fails at its timeout, or when the driver is killed.
   const openSession = async () => {
-    const session = await remote({ hostname: '127.0.0.1', port, logLevel: 'error', capabilities, connectionRetryCount: 1 });
-    sessions.add(session);
-    version ||= session.capabilities.browserVersion ?? '';
-    return session;
+    for (let attempt = 1; ; attempt++) {
+      const started = startSession();
+      const failed = new Promise((resolve) => (onDisplayFailure = () => resolve(undefined)));
+      const session = await Promise.race([started, failed]).finally(() => (onDisplayFailure = () => {}));
+      if (session) {
+        sessions.add(session);
+        version ||= session.capabilities.browserVersion ?? '';
+        return session;
+      }
+      started.then((late) => late.deleteSession().catch(() => {}), () => {}); // should it ever come
+      if (attempt === 3) throw new Error(`MiniBrowser could not open the display ${process.env.DISPLAY} 3 times in a row; WebKitWebDriver's log (tail): ${driverLog}`);
+    }
   };
   // One session up front: it tells the version, and the first page reuses it.
   let spare = await openSession();
