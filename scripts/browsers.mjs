@@ -8,7 +8,8 @@
 //             DISPLAY (scripts/with-display.sh provides one). WebGL2 on Gecko's own GL over Mesa.
 //   webkit    WebKitGTK's MiniBrowser through /usr/bin/WebKitWebDriver and webdriverio in classic
 //             WebDriver mode (WebKitGTK has no BiDi), also under the X display (MiniBrowser has no
-//             headless mode). WebKit masks the renderer string as "WebKit WebGL".
+//             headless mode). WebKit masks the renderer: gl.RENDERER is "WebKit WebGL" and
+//             WEBGL_debug_renderer_info's unmasked renderer "Apple GPU" (vendor "Apple Inc.").
 //
 // Each `newPage()` of WebKit is a WebDriver session of its own (one MiniBrowser window each), and
 // WebKitWebDriver holds one session at a time ("Maximum number of active sessions"): close a WebKit
