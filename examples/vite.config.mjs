@@ -9,6 +9,7 @@ import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { consoleCaptureScript } from '../scripts/browsers.mjs';
 import { glslVitePlugin } from '../scripts/glsl-loader.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,6 +41,19 @@ function apiReference() {
         response.end(readFileSync(file));
       });
     },
+  };
+}
+
+/**
+ * For the page tests only (test/demo-pages.node.test.ts adds it to its build's `plugins`; `npm run
+ * demo` does not): puts scripts/browsers.mjs's console capture first in every page's <head>, so that
+ * a driver that cannot listen to the console (classic WebDriver, i.e. WebKit) still sees the page's
+ * console errors, warnings and uncaught exceptions in `window.__glcompactConsole`.
+ */
+export function consoleCapture() {
+  return {
+    name: 'glcompact-console-capture',
+    transformIndexHtml: () => [{ tag: 'script', children: consoleCaptureScript, injectTo: 'head-prepend' }],
   };
 }
 

@@ -8,9 +8,12 @@
 //             DISPLAY (scripts/with-display.sh provides one). WebGL2 on Gecko's own GL over Mesa.
 //   webkit    WebKitGTK's MiniBrowser through /usr/bin/WebKitWebDriver and webdriverio in classic
 //             WebDriver mode (WebKitGTK has no BiDi), also under the X display (MiniBrowser has no
-//             headless mode). WebKit masks the renderer string as "WebKit WebGL".
+//             headless mode). WebKit masks the renderer: gl.RENDERER is "WebKit WebGL" and
+//             WEBGL_debug_renderer_info's unmasked renderer "Apple GPU" (vendor "Apple Inc.").
 //
-// Each `newPage()` of WebKit is a WebDriver session of its own (one MiniBrowser window each).
+// Each `newPage()` of WebKit is a WebDriver session of its own (one MiniBrowser window each), and
+// WebKitWebDriver holds one session at a time ("Maximum number of active sessions"): close a WebKit
+// page before opening the next.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -77,6 +80,8 @@ export async function launchBrowser(engine) {
  * @property {(expression: string, timeoutMs?: number) => Promise<void>} waitForFunction until the JS expression is truthy
  * @property {(selector: string) => Promise<void>} click
  * @property {(selector: string, value: string) => Promise<void>} fill sets an input's value and fires input + change
+ * @property {(selector: string, key: 'Enter' | 'Escape' | 'Tab') => Promise<void>} press focuses the element and presses the key (real key events)
+ * @property {(x: number, y: number) => Promise<void>} mouseMove moves the mouse to (x, y), CSS pixels from the viewport's top left
  * @property {(path: string) => Promise<void>} screenshot PNG of the page (WebKit: of the window)
  * @property {() => Promise<{ errors: string[], warnings: string[] }>} console what the page logged so far
  * @property {() => Promise<void>} close
@@ -124,6 +129,8 @@ async function launchChromium() {
         waitForFunction: async (expression, timeout = 90_000) => void (await page.waitForFunction(expression, null, { timeout, polling: 100 })),
         click: (selector) => page.click(selector),
         fill: (selector, value) => page.evaluate(fillInPage, { selector, value }),
+        press: (selector, key) => page.press(selector, key),
+        mouseMove: (x, y) => page.mouse.move(x, y),
         screenshot: async (path) => void (await page.screenshot({ path, fullPage: true })),
         console: async () => mergeConsole(events, await page.evaluate(capturedConsole)),
         close: () => page.close(),
@@ -165,6 +172,12 @@ async function launchFirefox() {
         waitForFunction: async (expression, timeout = 90_000) => void (await page.waitForFunction(expression, { timeout, polling: 100 })),
         click: (selector) => page.click(selector),
         fill: (selector, value) => page.evaluate(fillInPage, { selector, value }),
+        async press(selector, key) {
+          const element = await page.$(selector);
+          if (!element) throw new Error(`no element matches ${selector}`);
+          await element.press(key);
+        },
+        mouseMove: (x, y) => page.mouse.move(x, y),
         screenshot: async (path) => void (await page.screenshot({ path, fullPage: true })),
         console: async () => mergeConsole(events, await page.evaluate(capturedConsole)),
         close: () => page.close(),
@@ -173,6 +186,22 @@ async function launchFirefox() {
     close: () => browser.close(),
   };
 }
+
+/** Scrolls the element into view if needed; then its center (viewport pixels, rounded) and what is hit there: 'self', 'inside' it, or 'other'. */
+function centerHit(element) {
+  let box = element.getBoundingClientRect();
+  if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth) {
+    element.scrollIntoView({ block: 'center', inline: 'center' });
+    box = element.getBoundingClientRect();
+  }
+  const x = Math.round(box.x + box.width / 2);
+  const y = Math.round(box.y + box.height / 2);
+  const hit = document.elementFromPoint(x, y);
+  return { hit: hit === element ? 'self' : hit !== null && element.contains(hit) ? 'inside' : 'other', x, y };
+}
+
+/** WebDriver's code points for the keys `press` knows (WebDriver spec, "Keyboard actions"). */
+const webDriverKeys = { Enter: '\uE007', Escape: '\uE00C', Tab: '\uE004' };
 
 async function launchWebKit() {
   requireDisplay('webkit');
@@ -184,7 +213,12 @@ async function launchWebKit() {
   const env = { ...process.env, WEBKIT_SKIA_ENABLE_CPU_RENDERING: '1' };
   const driver = spawn(webkitDriverExecutable, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'], env });
   let driverLog = '';
-  driver.stderr.on('data', (chunk) => (driverLog = (driverLog + chunk).slice(-4000)));
+  /** Called when MiniBrowser (which writes to the driver's stderr) says it could not open the display. */
+  let onDisplayFailure = () => {};
+  driver.stderr.on('data', (chunk) => {
+    driverLog = (driverLog + chunk).slice(-4000);
+    if (/cannot open display/.test(String(chunk))) onDisplayFailure();
+  });
   // GLCOMPACT_WEBKIT_LOG=file keeps everything the driver and MiniBrowser print (crash diagnosis).
   if (process.env.GLCOMPACT_WEBKIT_LOG) driver.stderr.pipe(createWriteStream(process.env.GLCOMPACT_WEBKIT_LOG, { flags: 'a' }));
   const exited = once(driver, 'exit');
@@ -196,11 +230,29 @@ async function launchWebKit() {
     browserName: 'MiniBrowser',
     'webkitgtk:browserOptions': { binary: miniBrowserExecutable, args: ['--automation'] },
   };
+  const startSession = () =>
+    remote({ hostname: '127.0.0.1', port, logLevel: 'error', capabilities, connectionRetryCount: 1, connectionRetryTimeout: 60_000 }).catch((error) => {
+      throw new Error(`WebKitWebDriver gave no session: ${error.message}\nWebKitWebDriver's log (tail): ${driverLog}`, { cause: error });
+    });
+  // Now and then a MiniBrowser fails to open the X display at its start (Gtk: "cannot open
+  // display: :99") although the display is up (on this busy 2-core host: about 5 launches in 500,
+  // none in one run of 250, while 1500 xdpyinfo in a row never failed; cause not found), and
+  // WebKitWebDriver then waits for that browser forever: the new-session request never returns.
+  // A second request is served meanwhile, so on that message a session is asked for again (at
+  // most 3 times); the abandoned request fails at its timeout, or when the driver is killed.
   const openSession = async () => {
-    const session = await remote({ hostname: '127.0.0.1', port, logLevel: 'error', capabilities, connectionRetryCount: 1 });
-    sessions.add(session);
-    version ||= session.capabilities.browserVersion ?? '';
-    return session;
+    for (let attempt = 1; ; attempt++) {
+      const started = startSession();
+      const failed = new Promise((resolve) => (onDisplayFailure = () => resolve(undefined)));
+      const session = await Promise.race([started, failed]).finally(() => (onDisplayFailure = () => {}));
+      if (session) {
+        sessions.add(session);
+        version ||= session.capabilities.browserVersion ?? '';
+        return session;
+      }
+      started.then((late) => late.deleteSession().catch(() => {}), () => {}); // should it ever come
+      if (attempt === 3) throw new Error(`MiniBrowser could not open the display ${process.env.DISPLAY} 3 times in a row; WebKitWebDriver's log (tail): ${driverLog}`);
+    }
   };
   // One session up front: it tells the version, and the first page reuses it.
   let spare = await openSession();
@@ -220,8 +272,27 @@ async function launchWebKit() {
         async waitForFunction(expression, timeout = 90_000) {
           await session.waitUntil(async () => Boolean(await session.execute(`return Boolean(${expression});`)), { timeout, interval: 100, timeoutMsg: `timed out after ${timeout} ms waiting for ${expression}` });
         },
-        click: async (selector) => (await session.$(selector)).click(),
+        async click(selector) {
+          const element = await session.$(selector);
+          // WebKitWebDriver's element click wants the element itself to be the topmost hit at its
+          // center, so it calls an SVG <g> (which paints nothing itself: its <rect> and <text> are
+          // hit) "not interactable", though a person's click there reaches the <g>'s listeners.
+          // Where what is hit at the center is inside the element, click there with the pointer, as
+          // a person would (and as Playwright's rule allows); otherwise WebDriver's own click.
+          // (Pointer actions with the element as origin are refused the same way: the viewport's.)
+          const { hit, x, y } = await session.execute(centerHit, element);
+          if (hit !== 'inside') return element.click();
+          await session.performActions([{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [{ type: 'pointerMove', duration: 0, origin: 'viewport', x, y }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }] }]);
+        },
         fill: (selector, value) => execute(fillInPage, { selector, value }),
+        async press(selector, key) {
+          if (!(key in webDriverKeys)) throw new Error(`press: unknown key '${key}' (known: ${Object.keys(webDriverKeys).join(', ')})`);
+          const element = await session.$(selector);
+          await session.elementSendKeys(element.elementId, webDriverKeys[key]);
+        },
+        async mouseMove(x, y) {
+          await session.performActions([{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [{ type: 'pointerMove', duration: 0, origin: 'viewport', x: Math.round(x), y: Math.round(y) }] }]);
+        },
         screenshot: async (path) => void (await session.saveScreenshot(path)),
         console: () => execute(capturedConsole),
         async close() {
