@@ -23,8 +23,18 @@ const nodeOnly = 'test/**/*.node.test.{ts,js}';
 // `test.env`: process.env in Node, import.meta.env in the browser (test/support/env.ts reads both).
 const glcompactEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('GLCOMPACT_')));
 
-/** Random-case counts of the longest property-style tests in the firefox and webkit projects (defaults: 150, 1000, 200, 200). */
-const reducedRandomCases = { GLCOMPACT_PROPERTY_RUNS: '50', GLCOMPACT_SNIPPET_RUNS: '250', GLCOMPACT_LIFETIME_OPS: '100', GLCOMPACT_CONTRACT_RUNS: '100' };
+/**
+ * Random-case counts of the longest property-style tests in the firefox and webkit projects
+ * (defaults: 150, 1000, 200, 200), and compact.test.ts's per-algorithm sizes up to 2^16 + 5
+ * (default 2^20 + 3).
+ */
+const reducedRandomCases = {
+  GLCOMPACT_PROPERTY_RUNS: '50',
+  GLCOMPACT_SNIPPET_RUNS: '250',
+  GLCOMPACT_LIFETIME_OPS: '100',
+  GLCOMPACT_CONTRACT_RUNS: '100',
+  GLCOMPACT_COMPACT_MAX_N: String(2 ** 16 + 5),
+};
 
 export default defineConfig({
   plugins: [glslVitePlugin()],
@@ -64,7 +74,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: engine,
-          // The same files with fewer random cases (CI has 2 cores for all four projects; WebKit's
+          // The same files with fewer random cases and compact.test.ts up to 2^16 + 5 (CI has 2 cores for all four projects; WebKit's
           // in-process llvmpipe makes it the slowest): every check still runs, node and chromium run
           // the full counts. A GLCOMPACT_* variable set by the caller wins.
           env: { ...reducedRandomCases, ...glcompactEnv },
