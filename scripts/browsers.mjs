@@ -106,6 +106,35 @@ function mergeConsole(events, captured) {
   return { errors: merge(events.errors, captured.errors), warnings: merge(events.warnings, captured.warnings) };
 }
 
+/**
+ * The page driver over a Playwright or Puppeteer page (their APIs agree but for waitForFunction's
+ * arguments and press): console events ('warning' in Playwright, 'warn' in Puppeteer) merged with the
+ * in-page capture.
+ */
+function devtoolsPage(page, { waitForFunction, press }) {
+  const events = { errors: [], warnings: [] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') events.errors.push(`console.error: ${message.text()}`);
+    if (message.type() === 'warn' || message.type() === 'warning') events.warnings.push(message.text());
+  });
+  page.on('pageerror', (error) => events.errors.push(`uncaught: ${error.message}`));
+  return {
+    async goto(url) {
+      const response = await page.goto(url);
+      if (response && response.status() !== 200) throw new Error(`HTTP ${response.status()} for ${url}`);
+    },
+    evaluate: (fn, arg) => page.evaluate(fn, arg),
+    waitForFunction: async (expression, timeout = 90_000) => void (await waitForFunction(expression, { timeout, polling: 100 })),
+    click: (selector) => page.click(selector),
+    fill: (selector, value) => page.evaluate(fillInPage, { selector, value }),
+    press,
+    mouseMove: (x, y) => page.mouse.move(x, y),
+    screenshot: async (path) => void (await page.screenshot({ path, fullPage: true })),
+    console: async () => mergeConsole(events, await page.evaluate(capturedConsole)),
+    close: () => page.close(),
+  };
+}
+
 async function launchChromium() {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs });
@@ -114,27 +143,10 @@ async function launchChromium() {
     version: browser.version(),
     async newPage({ width = 1440, height = 900 } = {}) {
       const page = await browser.newPage({ viewport: { width, height } });
-      const events = { errors: [], warnings: [] };
-      page.on('console', (message) => {
-        if (message.type() === 'error') events.errors.push(`console.error: ${message.text()}`);
-        if (message.type() === 'warning') events.warnings.push(message.text());
-      });
-      page.on('pageerror', (error) => events.errors.push(`uncaught: ${error.message}`));
-      return {
-        async goto(url) {
-          const response = await page.goto(url);
-          if (response && response.status() !== 200) throw new Error(`HTTP ${response.status()} for ${url}`);
-        },
-        evaluate: (fn, arg) => page.evaluate(fn, arg),
-        waitForFunction: async (expression, timeout = 90_000) => void (await page.waitForFunction(expression, null, { timeout, polling: 100 })),
-        click: (selector) => page.click(selector),
-        fill: (selector, value) => page.evaluate(fillInPage, { selector, value }),
+      return devtoolsPage(page, {
+        waitForFunction: (expression, options) => page.waitForFunction(expression, null, options),
         press: (selector, key) => page.press(selector, key),
-        mouseMove: (x, y) => page.mouse.move(x, y),
-        screenshot: async (path) => void (await page.screenshot({ path, fullPage: true })),
-        console: async () => mergeConsole(events, await page.evaluate(capturedConsole)),
-        close: () => page.close(),
-      };
+      });
     },
     close: () => browser.close(),
   };
@@ -168,31 +180,14 @@ async function launchFirefox() {
     async newPage({ width = 1440, height = 900 } = {}) {
       const page = await browser.newPage();
       await page.setViewport({ width, height });
-      const events = { errors: [], warnings: [] };
-      page.on('console', (message) => {
-        if (message.type() === 'error') events.errors.push(`console.error: ${message.text()}`);
-        if (message.type() === 'warn' || message.type() === 'warning') events.warnings.push(message.text());
-      });
-      page.on('pageerror', (error) => events.errors.push(`uncaught: ${error.message}`));
-      return {
-        async goto(url) {
-          const response = await page.goto(url);
-          if (response && response.status() !== 200) throw new Error(`HTTP ${response.status()} for ${url}`);
-        },
-        evaluate: (fn, arg) => page.evaluate(fn, arg),
-        waitForFunction: async (expression, timeout = 90_000) => void (await page.waitForFunction(expression, { timeout, polling: 100 })),
-        click: (selector) => page.click(selector),
-        fill: (selector, value) => page.evaluate(fillInPage, { selector, value }),
+      return devtoolsPage(page, {
+        waitForFunction: (expression, options) => page.waitForFunction(expression, options),
         async press(selector, key) {
           const element = await page.$(selector);
           if (!element) throw new Error(`no element matches ${selector}`);
           await element.press(key);
         },
-        mouseMove: (x, y) => page.mouse.move(x, y),
-        screenshot: async (path) => void (await page.screenshot({ path, fullPage: true })),
-        console: async () => mergeConsole(events, await page.evaluate(capturedConsole)),
-        close: () => page.close(),
-      };
+      });
     },
     close: () => browser.close(),
   };

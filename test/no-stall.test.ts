@@ -18,30 +18,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** Runs `body` in the next animation frame. */
 const inNextFrame = <T>(body: () => T) => new Promise<T>((resolve) => requestAnimationFrame(() => resolve(body())));
 
+/** The app's full-screen pass: `iterations` rounds of hashing per pixel (heavy at 400, light at 1). */
 function appProgram(gl: WebGL2RenderingContext, iterations: number): WebGLProgram {
-  const compile = (type: number, source: string) => {
-    const shader = gl.createShader(type)!;
-    gl.shaderSource(shader, source);
-    gl.compileShader(shader);
-    return shader;
-  };
-  const program = gl.createProgram()!;
-  gl.attachShader(program, compile(gl.VERTEX_SHADER, '#version 300 es\nvoid main() { gl_Position = vec4(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0, 0.0, 1.0); }'));
-  gl.attachShader(program, compile(gl.FRAGMENT_SHADER, `#version 300 es
-precision highp float;
-out vec4 color;
+  return linkFullScreen(gl, `out vec4 color;
 void main() {
   vec2 p = gl_FragCoord.xy;
   float a = 0.0;
   for (int i = 0; i < ${iterations}; i++) a = fract(sin(a + dot(p, vec2(12.9898, 78.233)) + float(i)) * 43758.5453);
   color = vec4(a, a, a, 1.0);
-}`));
-  gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`app program: ${gl.getProgramInfoLog(program)}`);
-  return program;
+}`);
 }
 
-/** A program drawing a full-screen triangle with this fragment shader body (integer outputs). */
+/** A program drawing a full-screen triangle with this fragment shader (after its version and precision lines). */
 function linkFullScreen(gl: WebGL2RenderingContext, fragment: string): WebGLProgram {
   const compile = (type: number, source: string) => {
     const shader = gl.createShader(type)!;
