@@ -5,7 +5,7 @@ import { isWebGL2, probeCapabilities, type Capabilities } from './capabilities.j
 import { compactionAlgorithmInfo } from './compact/algorithm-names.js';
 import { compactionDrivers } from './compact/algorithms.js';
 import { AUTO_CONCAT } from './compact/concatenate.js';
-import { keepFunction } from './compact/keep-function.js';
+import { keepFunction, type KeepOption } from './compact/keep-function.js';
 import { CompactResult, type CompactStats } from './compact/result.js';
 import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
@@ -212,6 +212,7 @@ export class Engine {
     this.#assertOwnStream('engine.compact(stream)', stream);
     const tuned = this.#profile ? (order: 'keep' | 'any') => this.#tuned(order, stream.layout.capacity) : undefined;
     const plan = parseCompactOptions(options, stream.type, stream.layout.width, this.caps.transformFeedback, tuned);
+    this.#assertKeepInputs(plan.keep, stream);
     const keep = keepFunction(plan.keep, stream.type);
     const entry = compactionAlgorithmInfo[plan.algorithm];
     const concat = plan.concat === 'auto' ? AUTO_CONCAT : plan.concat;
@@ -551,6 +552,21 @@ export class Engine {
       this.#contextLost = true;
       throw new Error(`engine.${what}: the WebGL context was lost; its textures are gone. Create a new engine once the context is restored (webglcontextrestored)`);
     }
+  }
+
+  /** The streams a keep option reads: this engine's, alive; flags as long as the stream where both lengths are known. */
+  #assertKeepInputs(keep: KeepOption, stream: Stream): void {
+    if (keep === 'nonzero' || !('flags' in keep || 'streams' in keep)) return;
+    if ('flags' in keep) {
+      this.#assertOwnStream('engine.compact(): options.keep.flags', keep.flags);
+      const flags = viewOf(keep.flags).length;
+      const length = viewOf(stream).length;
+      if (flags !== undefined && length !== undefined && flags !== length) {
+        throw new Error(`engine.compact(): options.keep.flags has ${flags} elements but the stream has ${length}; flags[i] says whether element i is kept, so the lengths must match`);
+      }
+      return;
+    }
+    for (const [name, input] of Object.entries(keep.streams ?? {})) this.#assertOwnStream(`engine.compact(): options.keep.streams.${name}`, input);
   }
 
   #assertOwnStream(what: string, stream: unknown): asserts stream is Stream {

@@ -21,7 +21,7 @@ export { CompactResult } from './compact/result.js';
 export type { CompactStats } from './compact/result.js';
 export type { CompactionAlgorithm, RequestedAlgorithm } from './compact/algorithm-names.js';
 export type { ConcatMode } from './compact/concatenate.js';
-export type { KeepOption, KeepUniforms } from './compact/keep-function.js';
+export type { KeepOption, KeepTexture, KeepUniforms } from './compact/keep-function.js';
 export type { ScanAlgorithm } from './scan/algorithms.js';
 export { PROGRAM_CACHE_SIZE } from './resources.js';
 export type { PathWork, TuneOptions, TuningProfile } from './tuning.js';

@@ -131,6 +131,7 @@ function referenceCount(data: Uint32Array, keep: CompactOptions['keep']): number
   if (keep === 'nonzero') return data.filter((v) => v !== 0).length;
   if ('greaterThan' in keep) return data.filter((v) => v > keep.greaterThan).length;
   if ('lessEqual' in keep) return data.filter((v) => v <= keep.lessEqual).length;
+  if ('flags' in keep) throw new Error('referenceCount: flags are not used here');
   const m = (keep.uniforms as { m: number }).m;
   return data.filter((v) => v % m === 1).length;
 }

@@ -2,15 +2,33 @@
 // keep-flags.frag calls, and turns a compile error in a user's `{ glsl }` snippet into an error
 // about their lines.
 import { GENERATED_SOURCE, spliceAtMarker } from '../programs.js';
-import type { ElementType } from '../stream.js';
+import { Stream, viewOf, type ElementType } from '../stream.js';
+import { streamGlsl } from '../stream-access.js';
 import { describe, finiteNumber } from '../validate.js';
 import { checkUserSnippet, uniformNameProblem } from './keep-snippet.js';
 
 /**
  * A `{ glsl }` snippet's uniforms: each a number or 2-4 numbers, declared in the stream's scalar
- * type (float, uint or int; vecN, uvecN or ivecN for arrays).
+ * type (float, uint or int; vecN, uvecN or ivecN for arrays), or a matrix of 9 or 16 numbers,
+ * declared `mat3` / `mat4` (column-major, as gl-matrix stores them) on any stream type. Arrays may
+ * be plain or typed (gl-matrix's `vec3` and `mat4` are `Float32Array`s), readonly included.
  */
-export type KeepUniforms = Record<string, number | number[]>;
+export type KeepUniforms = Record<string, number | ArrayLike<number>>;
+
+/**
+ * A texture of the app's that a `{ glsl }` snippet samples (`keep.textures`): declared
+ * `uniform highp sampler2D` ('float'), `isampler2D` ('int') or `usampler2D` ('uint') under its
+ * name, for `texelFetch`, `texture` or `textureLod`. `type` must match the texture's format (a
+ * float format for 'float', an integer one for the others): WebGL cannot be asked without a sync.
+ * The engine binds it to a texture unit for the call and puts the app's binding back; it never
+ * changes the texture's parameters (filtering, mipmaps), so sample it as they are set.
+ */
+export interface KeepTexture {
+  /** The app's texture (TEXTURE_2D); the engine binds it for the call and changes nothing else of it. */
+  texture: WebGLTexture;
+  /** Its sampler's kind: 'float' for float and normalized formats, 'int' / 'uint' for integer ones. */
+  type: 'float' | 'int' | 'uint';
+}
 
 /**
  * Which elements `engine.compact()` keeps: 'nonzero' (any component non-zero; -0.0 counts as zero),
@@ -34,12 +52,31 @@ export type KeepOption =
       glsl: string;
       /** Named values the snippet uses, declared by the engine (see {@link KeepUniforms}); new values need no recompile. May be left out or `undefined`. */
       uniforms?: KeepUniforms | undefined;
+      /**
+       * Other streams of the same engine the snippet reads, by name: each is declared
+       * `uniform highp usampler2D name;` and read with the {@link streamGlsl} functions, e.g.
+       * `glcompactFloatElement(radii, index).x` (element `i` of any stream; whether the lengths
+       * match is the snippet's business: past a stream's length lies padding).
+       */
+      streams?: Record<string, Stream> | undefined;
+      /** The app's own textures the snippet samples, by name (see {@link KeepTexture}). */
+      textures?: Record<string, KeepTexture> | undefined;
+    }
+  | {
+      /**
+       * Keep element i where the first component of `flags[i]` is not zero (as a value for float32
+       * flags, so -0.0 is zero; as bits otherwise), as CUB's `DeviceSelect::Flagged`. A stream of
+       * the same engine, e.g. one your own pass rendered (README "Rendering into a stream's
+       * texture"); its length must equal the stream's where both are known on the CPU, and
+       * elements past a GPU-resident flags length are not kept.
+       */
+      flags: Stream;
     };
 
 export interface KeepFunction {
   source: string;
-  /** Uniform values for the pass, by the engine's uniform names. */
-  uniforms: Record<string, number | number[]>;
+  /** Uniform values for the pass, by the engine's uniform names (textures for samplers). */
+  uniforms: Record<string, number | number[] | WebGLTexture>;
   /** Cache key part: equal keys give the same program (values of uniforms are not part of it). */
   key: string;
   /** The user's snippet, when there is one. */
@@ -65,7 +102,15 @@ export function keepSignature(type: ElementType): string {
   return `keep(${valueTypes[type].vector}4 value, uint index)`;
 }
 
-const keepShapes = "'nonzero', { lessEqual: number }, { greaterThan: number } or { glsl: string, uniforms?: { name: number | number[] } }";
+const keepShapes = "'nonzero', { lessEqual: number }, { greaterThan: number }, { flags: Stream } or { glsl: string, uniforms?: { name: number | number[] }, streams?: { name: Stream }, textures?: { name: { texture, type } } }";
+
+/**
+ * At most this many streams and textures per snippet together: each takes a texture unit (WebGL2
+ * guarantees 16 in a fragment shader; the keep passes use up to 2 of their own).
+ */
+export const MAX_KEEP_TEXTURES = 8;
+
+const textureTypes = { float: 'sampler2D', int: 'isampler2D', uint: 'usampler2D' } as const;
 
 /**
  * Checks the `keep` option of engine.compact() for a stream of `type` and returns a copy the
@@ -79,40 +124,102 @@ export function parseKeepOption(keep: unknown, type: ElementType): KeepOption {
     const option = keep as Record<string, unknown>;
     if (keys.length === 1 && keys[0] === 'lessEqual') return { lessEqual: finiteNumber('engine.compact(): options.keep.lessEqual', option.lessEqual) };
     if (keys.length === 1 && keys[0] === 'greaterThan') return { greaterThan: finiteNumber('engine.compact(): options.keep.greaterThan', option.greaterThan) };
-    if (keys.includes('glsl') && keys.every((key) => key === 'glsl' || key === 'uniforms')) {
+    if (keys.length === 1 && keys[0] === 'flags') {
+      if (!(option.flags instanceof Stream)) throw new Error(`engine.compact(): options.keep.flags must be a Stream of this engine (engine.stream(), or a result's .stream); got ${describe(option.flags)}`);
+      return { flags: option.flags };
+    }
+    const glslKeys = ['glsl', 'uniforms', 'streams', 'textures'];
+    if (keys.includes('glsl') && keys.every((key) => glslKeys.includes(key))) {
       const glsl = option.glsl;
       if (typeof glsl !== 'string' || glsl.trim() === '') {
         throw new Error(`engine.compact(): options.keep.glsl must be a non-empty string of GLSL (the body of bool ${keepSignature(type)} on this ${type} stream); got ${describe(glsl)}`);
       }
       checkUserSnippet(glsl);
-      return option.uniforms === undefined ? { glsl } : { glsl, uniforms: parseUniforms(option.uniforms, type) };
+      const parsed: KeepOption & { glsl: string } = { glsl };
+      const names = new Map<string, string>();
+      if (option.uniforms !== undefined) parsed.uniforms = parseUniforms(option.uniforms, type, names);
+      if (option.streams !== undefined) parsed.streams = parseNamed('streams', option.streams, names, parseStreamInput);
+      if (option.textures !== undefined) parsed.textures = parseNamed('textures', option.textures, names, parseTextureInput);
+      const samplers = Object.keys(parsed.streams ?? {}).length + Object.keys(parsed.textures ?? {}).length;
+      if (samplers > MAX_KEEP_TEXTURES) throw new Error(`engine.compact(): options.keep.streams and options.keep.textures: at most ${MAX_KEEP_TEXTURES} together (each takes a texture unit); got ${samplers}`);
+      return parsed;
     }
   }
   throw new Error(`engine.compact(): options.keep must be ${keepShapes}; got ${describe(keep)}`);
 }
 
-function parseUniforms(uniforms: unknown, type: ElementType): KeepUniforms {
+/** Checks a name of keep.uniforms / .streams / .textures: a free GLSL name, used once across the three. */
+function checkInputName(what: string, name: string, names: Map<string, string>): void {
+  const problem = uniformNameProblem(name);
+  if (problem) throw new Error(`${what}: the name ${JSON.stringify(name)} ${problem}; pick another name`);
+  const other = names.get(name);
+  if (other !== undefined) throw new Error(`${what}: the name ${JSON.stringify(name)} is also in options.keep.${other}; each name declares one GLSL variable`);
+  names.set(name, what.replace(/^.*options\.keep\./, ''));
+}
+
+function parseUniforms(uniforms: unknown, type: ElementType, names: Map<string, string>): Record<string, number | number[]> {
   const what = 'engine.compact(): options.keep.uniforms';
   if (typeof uniforms !== 'object' || uniforms === null || Array.isArray(uniforms) || ArrayBuffer.isView(uniforms)) {
     throw new Error(`${what} must be an object of { name: number | number[] }; got ${describe(uniforms)}`);
   }
-  const names = Object.keys(uniforms);
-  if (names.length > MAX_KEEP_UNIFORMS) throw new Error(`${what}: at most ${MAX_KEEP_UNIFORMS} uniforms; got ${names.length}`);
-  const parsed: KeepUniforms = {};
-  for (const name of names) {
-    const problem = uniformNameProblem(name);
-    if (problem) throw new Error(`${what}: the name ${JSON.stringify(name)} ${problem}; pick another name`);
+  const keys = Object.keys(uniforms);
+  if (keys.length > MAX_KEEP_UNIFORMS) throw new Error(`${what}: at most ${MAX_KEEP_UNIFORMS} uniforms; got ${keys.length}`);
+  const parsed: Record<string, number | number[]> = {};
+  for (const name of keys) {
+    checkInputName(what, name, names);
     parsed[name] = uniformValue(`${what}.${name}`, (uniforms as Record<string, unknown>)[name], type);
   }
   return parsed;
+}
+
+/** Parses keep.streams or keep.textures: an object of named inputs, each checked by `parse`. */
+function parseNamed<T>(field: 'streams' | 'textures', inputs: unknown, names: Map<string, string>, parse: (what: string, value: unknown) => T): Record<string, T> {
+  const what = `engine.compact(): options.keep.${field}`;
+  const shape = field === 'streams' ? '{ name: Stream }' : "{ name: { texture: WebGLTexture, type: 'float' | 'int' | 'uint' } }";
+  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs) || inputs instanceof Stream) {
+    throw new Error(`${what} must be an object of ${shape}; got ${describe(inputs)}`);
+  }
+  const parsed: Record<string, T> = {};
+  for (const name of Object.keys(inputs)) {
+    checkInputName(what, name, names);
+    parsed[name] = parse(`${what}.${name}`, (inputs as Record<string, unknown>)[name]);
+  }
+  return parsed;
+}
+
+function parseStreamInput(what: string, value: unknown): Stream {
+  if (!(value instanceof Stream)) throw new Error(`${what} must be a Stream of this engine (engine.stream(), or a result's .stream); got ${describe(value)}`);
+  return value;
+}
+
+/** A texture object as the context hands them out (WebGLTexture, or headless-gl's class of that name). */
+function isTexture(value: unknown): value is WebGLTexture {
+  const WebGLTextureClass = (globalThis as { WebGLTexture?: abstract new () => unknown }).WebGLTexture;
+  if (typeof value !== 'object' || value === null) return false;
+  return typeof WebGLTextureClass === 'function' ? value instanceof WebGLTextureClass : true;
+}
+
+function parseTextureInput(what: string, value: unknown): KeepTexture {
+  const input = value as Partial<KeepTexture> | null;
+  if (typeof value !== 'object' || value === null || !isTexture(input!.texture)) {
+    throw new Error(`${what} must be { texture: WebGLTexture, type: 'float' | 'int' | 'uint' }; got ${describe(value)}`);
+  }
+  const extra = Object.keys(value).filter((key) => key !== 'texture' && key !== 'type');
+  if (extra.length > 0) throw new Error(`${what} has unknown field(s) ${extra.join(', ')}; allowed: texture, type`);
+  if (input!.type !== 'float' && input!.type !== 'int' && input!.type !== 'uint') {
+    throw new Error(`${what}.type must be 'float' (sampler2D), 'int' (isampler2D) or 'uint' (usampler2D), as the texture's format; got ${describe(input!.type)}`);
+  }
+  return { texture: input!.texture!, type: input!.type };
 }
 
 function uniformValue(what: string, value: unknown, type: ElementType): number | number[] {
   if (typeof value === 'number') return uniformNumber(what, value, type);
   const isList = Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
   const length = isList ? (value as ArrayLike<unknown>).length : 0;
+  // Matrices are float on every stream type (gl-matrix's mat3 / mat4, column-major).
+  if (length === 9 || length === 16) return Array.from(value as ArrayLike<unknown>, (element, i) => uniformNumber(`${what}[${i}]`, element, 'float32'));
   if (!isList || length < 2 || length > 4) {
-    throw new Error(`${what} must be a number or an array of 2 to 4 numbers (declared ${valueTypes[type].scalar} or ${valueTypes[type].vector}2..4 on a ${type} stream); got ${describe(value)}`);
+    throw new Error(`${what} must be a number, an array of 2 to 4 numbers (declared ${valueTypes[type].scalar} or ${valueTypes[type].vector}2..4 on a ${type} stream) or a matrix of 9 or 16 numbers (mat3, mat4); got ${describe(value)}`);
   }
   return Array.from(value as ArrayLike<unknown>, (element, i) => uniformNumber(`${what}[${i}]`, element, type));
 }
@@ -136,7 +243,7 @@ function uniformNumber(what: string, value: unknown, type: ElementType): number 
  * bits) and is copied, under the user's name and in the stream's type, to a local at the top of
  * keep(). Only names and types reach the source: new values reuse the compiled program.
  */
-function uniformDeclarations(uniforms: KeepUniforms, type: ElementType) {
+function uniformDeclarations(uniforms: Record<string, number | number[]>, type: ElementType) {
   const { scalar, vector } = valueTypes[type];
   const globals: string[] = [];
   const locals: string[] = [];
@@ -144,15 +251,62 @@ function uniformDeclarations(uniforms: KeepUniforms, type: ElementType) {
   for (const name of Object.keys(uniforms).sort()) {
     const value = uniforms[name];
     const size = typeof value === 'number' ? 1 : value.length;
-    const userType = size === 1 ? scalar : `${vector}${size}`;
-    const engineType = size === 1 ? (scalar === 'float' ? 'float' : 'int') : `${scalar === 'float' ? 'vec' : 'ivec'}${size}`;
+    const matrix = size === 9 ? 'mat3' : size === 16 ? 'mat4' : undefined;
+    const userType = matrix ?? (size === 1 ? scalar : `${vector}${size}`);
+    const engineType = matrix ?? (size === 1 ? (scalar === 'float' ? 'float' : 'int') : `${scalar === 'float' ? 'vec' : 'ivec'}${size}`);
     const engineName = `u_keep_${name}`;
     globals.push(`uniform ${engineType} ${engineName};`);
     locals.push(`  ${userType} ${name} = ${userType === engineType ? engineName : `${userType}(${engineName})`};`);
-    const toWire = (v: number) => (scalar === 'float' ? v : v | 0);
+    const toWire = (v: number) => (scalar === 'float' || matrix ? v : v | 0);
     values[engineName] = typeof value === 'number' ? toWire(value) : value.map(toWire);
   }
   return { globals, locals, values };
+}
+
+/**
+ * Samplers of keep.streams and keep.textures, declared under the user's own names (GLSL ES 3.00 has
+ * no sampler locals to copy them into), and streamGlsl's functions when a stream is read.
+ */
+function samplerDeclarations(streams: Record<string, Stream>, textures: Record<string, KeepTexture>) {
+  const globals: string[] = [];
+  const values: Record<string, WebGLTexture> = {};
+  for (const name of Object.keys(streams).sort()) {
+    globals.push(`uniform highp usampler2D ${name};`);
+    values[name] = viewOf(streams[name]).target.texture;
+  }
+  for (const name of Object.keys(textures).sort()) {
+    globals.push(`uniform highp ${textureTypes[textures[name].type]} ${name};`);
+    values[name] = textures[name].texture;
+  }
+  if (Object.keys(streams).length > 0) globals.push(streamGlsl);
+  return { globals, values };
+}
+
+/** keep: { flags }: the first component of flags[i] is not zero (float flags as values, so -0.0 is zero). */
+function flagsFunction(flags: Stream): KeepFunction {
+  const view = viewOf(flags);
+  const knownLength = view.length !== undefined;
+  const flag = view.type === 'float32' ? 'uintBitsToFloat(flag) != 0.0' : 'flag != 0u';
+  const source = [
+    'uniform highp usampler2D u_keepFlags;',
+    'uniform int u_keepFlagsWidthLog2;',
+    knownLength ? 'uniform int u_keepFlagsLength;' : 'uniform highp usampler2D u_keepFlagsLength;',
+    'bool keepElement(uvec4 bits, uint index) {',
+    `  uint length = ${knownLength ? 'uint(u_keepFlagsLength)' : 'texelFetch(u_keepFlagsLength, ivec2(0), 0).r'};`,
+    '  if (index >= length) return false;',
+    '  uint flag = texelFetch(u_keepFlags, texelOf(index, uint(u_keepFlagsWidthLog2)), 0).r;',
+    `  return ${flag};`,
+    '}',
+  ].join('\n');
+  return {
+    source,
+    uniforms: {
+      u_keepFlags: view.target.texture,
+      u_keepFlagsWidthLog2: view.layout.widthLog2,
+      u_keepFlagsLength: knownLength ? view.length! : view.lengthTarget!.texture,
+    },
+    key: `flags-${view.type}-${knownLength ? 'length' : 'length-texture'}`,
+  };
 }
 
 const always = (kept: boolean): KeepFunction => ({
@@ -204,8 +358,12 @@ export function keepFunction(keep: KeepOption, type: ElementType): KeepFunction 
       key: `float${op}`,
     };
   }
+  if ('flags' in keep) return flagsFunction(keep.flags);
   const body = keep.glsl;
-  const { globals, locals, values } = uniformDeclarations(keep.uniforms ?? {}, type);
+  const { globals: uniformGlobals, locals, values: uniformValues } = uniformDeclarations((keep.uniforms ?? {}) as Record<string, number | number[]>, type);
+  const samplers = samplerDeclarations(keep.streams ?? {}, keep.textures ?? {});
+  const globals = [...uniformGlobals, ...samplers.globals];
+  const values = { ...uniformValues, ...samplers.values };
   // The body is numbered as its own source string (USER_SOURCE), so the driver's log cites the
   // user's lines; the closing brace is the body's last line + 1 ("end of the keep() body").
   const source = [
