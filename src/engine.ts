@@ -11,13 +11,14 @@ import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
 import { timeOnGpu } from './gpu-timer.js';
 import { layoutFor, log2Exact, maxStreamLength } from './layout.js';
-import { parseCompactOptions, parseEngineOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type ScanOptions, type StreamOptions, type WarmUpCall } from './options.js';
+import { DEFAULT_BLOCK_SIZE, parseCompactOptions, parseEngineOptions, parsePartitionOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type PartitionOptions, type ScanOptions, type StreamOptions, type WarmUpCall } from './options.js';
 import type { Program } from './programs.js';
 import { Readback } from './readback.js';
 import type { RenderTarget } from './render-target.js';
 import type { ResourceCounts } from './resources.js';
-import { defaultScan, scanAlgorithms, type ScanAlgorithm, type ScanAlgorithmEntry } from './scan/algorithms.js';
+import { DEFAULT_RADIX, defaultScan, scanAlgorithms, type ScanAlgorithm, type ScanAlgorithmEntry } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
+import { gather } from './gather.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
@@ -212,7 +213,7 @@ export class Engine {
     this.#assertOwnStream('engine.compact(stream)', stream);
     const tuned = this.#profile ? (order: 'keep' | 'any') => this.#tuned(order, stream.layout.capacity) : undefined;
     const plan = parseCompactOptions(options, stream.type, stream.layout.width, this.caps.transformFeedback, tuned);
-    this.#assertKeepInputs(plan.keep, stream);
+    this.#assertKeepInputs('engine.compact()', plan.keep, stream);
     const keep = keepFunction(plan.keep, stream.type);
     const entry = compactionAlgorithmInfo[plan.algorithm];
     const concat = plan.concat === 'auto' ? AUTO_CONCAT : plan.concat;
@@ -250,6 +251,100 @@ export class Engine {
       output: plan.outputIndices ? 'indices' : 'values',
     };
     return new CompactResult(output, compactStats);
+  }
+
+  /**
+   * Splits `stream` in two, stably: the elements `options.keep` accepts first, in input order, then
+   * the others, in input order (unlike CUB's DevicePartition, whose rejected part is reversed). The
+   * result's stream holds all of the input's elements (its length is the input's); `await
+   * result.count()` is the number kept, i.e. where the rejected part starts. Particle systems keep
+   * their dead slots this way: the slots past the count are free for reuse. One keep pass, one scan
+   * and one search pass (Horn's search over the whole stream, `stats.algorithm` 'horn-global').
+   * @throws Error for the same `keep` problems as {@link Engine.compact}, an option other than
+   * `keep` and `output`, or a stream that is disposed or belongs to another engine.
+   * @example
+   * ```ts
+   * const split = engine.partition(engine.stream(new Uint32Array([5, 0, 7, 0, 9])), { keep: 'nonzero' });
+   * await split.read();  // Uint32Array [5, 7, 9, 0, 0]
+   * await split.count(); // 3
+   * ```
+   */
+  partition<T extends StreamData>(stream: Stream<T>, options: PartitionOptions & { output: 'indices' }): CompactResult<Uint32Array>;
+  /** Partitions the elements as values of the input's type (see the first overload). */
+  partition<T extends StreamData>(stream: Stream<T>, options: PartitionOptions & { output?: 'values' | undefined }): CompactResult<T>;
+  /** Partitions the elements, as values or as indices (`options.output` not known statically). */
+  partition<T extends StreamData>(stream: Stream<T>, options: PartitionOptions): CompactResult<T | Uint32Array>;
+  partition(stream: Stream, options: PartitionOptions): CompactResult {
+    this.#assertAlive('partition()');
+    this.#assertOwnStream('engine.partition(stream)', stream);
+    const plan = parsePartitionOptions(options, stream.type);
+    this.#assertKeepInputs('engine.partition()', plan.keep, stream);
+    const keep = keepFunction(plan.keep, stream.type);
+    const view = viewOf(stream);
+    const format = plan.outputIndices ? COUNT_FORMAT : view.format;
+    const { output, count, lengthTarget, stats } = this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
+      // An input whose length is still on the GPU: the output keeps its own copy of that length.
+      const lengthTarget = view.length === undefined ? scope.own(copyTexel(this.#gpu, view.lengthTarget!, 0, 0)) : undefined;
+      const { value, stats } = this.#gpu.measure(() => compactionDrivers['horn-global'](this.#gpu, view, {
+        keep,
+        outputIndices: plan.outputIndices,
+        maxTextureSize: this.caps.maxTextureSize,
+        radix: DEFAULT_RADIX,
+        blockLog2: log2Exact(DEFAULT_BLOCK_SIZE),
+        blockScan: scanAlgorithms.blelloch.blockScan,
+        concat: AUTO_CONCAT,
+        jumpingJackKept: { from: 0, to: 0 },
+        partition: true,
+      }));
+      if (lengthTarget) scope.keep(lengthTarget);
+      return { output: value.output, count: value.count, lengthTarget, stats };
+    }));
+    // The kept count lives and dies with the stream (disposing either the result or its stream frees it).
+    const elements = this.#adopt(new Stream({ owner: this.#owner, target: output, format, length: view.length, lengthTarget, companions: [count] }, stream.layout, plan.outputIndices ? 'uint32' : stream.type));
+    const keptCount = () => this.#owner.readLength({ ...viewOf(elements), length: undefined, lengthTarget: count });
+    return new CompactResult(elements, {
+      ...stats,
+      algorithm: 'horn-global',
+      requestedAlgorithm: 'horn',
+      order: 'keep',
+      concat: 'none',
+      blockSize: undefined,
+      scan: 'blelloch',
+      radix: DEFAULT_RADIX,
+      output: plan.outputIndices ? 'indices' : 'values',
+    }, keptCount);
+  }
+
+  /**
+   * A new stream whose element j is `source`'s element `indices[j]` (all components, bit for bit),
+   * for every j below the indices' length; an index at or past the source's length reads as zeros.
+   * It has the source's type and components and the indices' length, also while that length is on
+   * the GPU (a compaction's output): nothing is read back. With `compact(..., { output: 'indices' })`
+   * one predicate selects any number of attribute streams (positions, colours, matrices as 4 vec4
+   * streams, ...). One pass. Dispose the returned stream when done.
+   * @throws Error if `indices` is not a 1-component uint32 stream, or either stream is disposed or
+   * belongs to another engine.
+   * @example
+   * ```ts
+   * const visible = engine.compact(spheres, { keep: { glsl: 'return value.w > 0.0;' }, output: 'indices' });
+   * const colors = engine.gather(allColors, visible.stream); // the colours of the kept spheres
+   * ```
+   */
+  gather<T extends StreamData>(source: Stream<T>, indices: Stream<Uint32Array>): Stream<T> {
+    this.#assertAlive('gather()');
+    this.#assertOwnStream('engine.gather(source)', source);
+    this.#assertOwnStream('engine.gather(source, indices)', indices);
+    if (indices.type !== 'uint32' || indices.components !== 1) {
+      throw new Error(`engine.gather(source, indices): indices must be a stream of uint32 scalars (e.g. a compaction's output with output: 'indices'); got a ${indices.type} stream of ${indices.components} components`);
+    }
+    const sourceView = viewOf(source);
+    const indicesView = viewOf(indices);
+    return this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
+      const lengthTarget = indicesView.length === undefined ? scope.own(copyTexel(this.#gpu, indicesView.lengthTarget!, 0, 0)) : undefined;
+      const output = gather(this.#gpu, sourceView, indicesView);
+      if (lengthTarget) scope.keep(lengthTarget);
+      return this.#adopt(new Stream<T>({ owner: this.#owner, target: output, format: sourceView.format, length: indicesView.length, lengthTarget }, indices.layout, source.type));
+    }));
   }
 
   /**
@@ -555,18 +650,18 @@ export class Engine {
   }
 
   /** The streams a keep option reads: this engine's, alive; flags as long as the stream where both lengths are known. */
-  #assertKeepInputs(keep: KeepOption, stream: Stream): void {
+  #assertKeepInputs(call: string, keep: KeepOption, stream: Stream): void {
     if (keep === 'nonzero' || !('flags' in keep || 'streams' in keep)) return;
     if ('flags' in keep) {
-      this.#assertOwnStream('engine.compact(): options.keep.flags', keep.flags);
+      this.#assertOwnStream(`${call}: options.keep.flags`, keep.flags);
       const flags = viewOf(keep.flags).length;
       const length = viewOf(stream).length;
       if (flags !== undefined && length !== undefined && flags !== length) {
-        throw new Error(`engine.compact(): options.keep.flags has ${flags} elements but the stream has ${length}; flags[i] says whether element i is kept, so the lengths must match`);
+        throw new Error(`${call}: options.keep.flags has ${flags} elements but the stream has ${length}; flags[i] says whether element i is kept, so the lengths must match`);
       }
       return;
     }
-    for (const [name, input] of Object.entries(keep.streams ?? {})) this.#assertOwnStream(`engine.compact(): options.keep.streams.${name}`, input);
+    for (const [name, input] of Object.entries(keep.streams ?? {})) this.#assertOwnStream(`${call}: options.keep.streams.${name}`, input);
   }
 
   #assertOwnStream(what: string, stream: unknown): asserts stream is Stream {
@@ -574,7 +669,7 @@ export class Engine {
       const hint = stream instanceof CompactResult ? ' (for a compaction\'s output, pass result.stream)' : '';
       throw new Error(`${what}: stream must be a Stream made by engine.stream(); got ${describe(stream)}${hint}`);
     }
-    assertStreamAlive(stream, what.replace(/^engine\./, ''));
+    assertStreamAlive(stream, what);
     if (ownerOf(stream) !== this.#owner) throw new Error(`${what}: this stream belongs to another engine; streams cannot be shared between engines (each owns its GL objects)`);
   }
 }

@@ -273,11 +273,15 @@ export class Gpu {
     }
   }
 
-  private checkErrors({ program }: Draw): void {
+  private checkErrors({ program, uniforms }: Draw): void {
     const error = this.gl.getError();
     if (error !== this.gl.NO_ERROR) {
       const name = glErrorNames[error] ?? `0x${error.toString(16)}`;
-      throw new Error(`debug: GL error ${name} from pass ${program.name} (${program.files}) or the engine's GL calls just before it`);
+      // The engine's own uniforms start with u_; others are a keep snippet's inputs. An app texture
+      // sampled with the wrong sampler kind fails the draw with INVALID_OPERATION (WebGL 2 §5.22).
+      const inputs = Object.keys(uniforms).filter((uniform) => !uniform.startsWith('u_') && typeof uniforms[uniform] === 'object');
+      const hint = inputs.length === 0 ? '' : `; the pass samples options.keep textures or streams (${inputs.join(', ')}): check that each keep.textures type matches its texture's format ('float' for float and normalized formats, 'int' / 'uint' for integer ones)`;
+      throw new Error(`debug: GL error ${name} from pass ${program.name} (${program.files}) or the engine's GL calls just before it${hint}`);
     }
   }
 }

@@ -16,7 +16,7 @@
  */
 export { createEngine, Engine } from './engine.js';
 export type { ScanStats } from './engine.js';
-export type { CompactOptions, EngineOptions, ScanOptions, StreamOptions, WarmUpCall } from './options.js';
+export type { CompactOptions, EngineOptions, PartitionOptions, ScanOptions, StreamOptions, WarmUpCall } from './options.js';
 export { CompactResult } from './compact/result.js';
 export type { CompactStats } from './compact/result.js';
 export type { CompactionAlgorithm, RequestedAlgorithm } from './compact/algorithm-names.js';

@@ -127,6 +127,32 @@ export interface CompactOptions {
 }
 
 /**
+ * Options of `engine.partition(stream, options)`: which elements go first, and whether the output
+ * holds values or input positions.
+ */
+export interface PartitionOptions {
+  /** Which elements go first (see {@link KeepOption}); the others follow. Required. */
+  keep: KeepOption;
+  /** 'values' (default): the elements; 'indices': their positions in the input, as a `Uint32Array` stream. */
+  output?: 'values' | 'indices' | undefined;
+}
+
+/** partition()'s options, checked. */
+export interface PartitionPlan {
+  keep: KeepOption;
+  outputIndices: boolean;
+}
+
+export function parsePartitionOptions(options: unknown, type: ElementType): PartitionPlan {
+  const what = 'engine.partition(stream, options)';
+  const opts = optionsObject(what, options, ['keep', 'output']);
+  if (options === undefined) throw new Error(`${what}: options.keep is required, e.g. { keep: 'nonzero' }; got no options`);
+  const keep = parseKeepOption(opts.keep, type, 'engine.partition()');
+  const output = oneOf('engine.partition(): options.output', opts.output, ['values', 'indices'] as const, 'values');
+  return { keep, outputIndices: output === 'indices' };
+}
+
+/**
  * 64 MiB: fits a phone's browser tab (iOS ends tabs far below a gigabyte). With the pool's size
  * classes, a stream whose length changes every frame (300 frames of 0 to 600k elements,
  * bench/pool-probe.ts) hits 97.9 % with it, as with 512 MiB. Streams of 2^22 elements and more want

@@ -50,6 +50,8 @@ interface StreamState {
   format: TexelFormat;
   length: number | undefined;
   lengthTarget: RenderTarget | undefined;
+  /** Other targets that live and die with the stream (a partition's kept count). */
+  companions?: RenderTarget[];
   disposed: boolean;
   /** What disposed the stream, when it was not stream.dispose() itself (for error messages). */
   disposedBy: string;
@@ -109,7 +111,7 @@ export class Stream<T extends StreamData = StreamData> {
    * (texels past the length must stay 0). The engine owns it: it is freed by dispose().
    */
   get texture(): WebGLTexture {
-    return checkedState(this, 'texture').target.texture;
+    return checkedState(this, 'stream.texture').target.texture;
   }
 
   /**
@@ -120,7 +122,7 @@ export class Stream<T extends StreamData = StreamData> {
    * with the stream; sample it, never render into it or delete it.
    */
   get lengthTexture(): WebGLTexture {
-    const state = checkedState(this, 'lengthTexture');
+    const state = checkedState(this, 'stream.lengthTexture');
     state.lengthTarget ??= state.owner.lengthTarget(state.length!, 'stream.lengthTexture');
     return state.lengthTarget.texture;
   }
@@ -130,7 +132,7 @@ export class Stream<T extends StreamData = StreamData> {
    * `await stream.readLength()`); the engine itself never needs it on the CPU.
    */
   get length(): number {
-    const { length } = checkedState(this, 'length');
+    const { length } = checkedState(this, 'stream.length');
     if (length === undefined) {
       throw new Error('stream.length is not known yet: it is on the GPU; await result.count() or stream.readLength() first');
     }
@@ -139,7 +141,7 @@ export class Stream<T extends StreamData = StreamData> {
 
   /** The number of elements, read back from the GPU if needed (one texel). */
   async readLength(): Promise<number> {
-    const state = checkedState(this, 'readLength()');
+    const state = checkedState(this, 'stream.readLength()');
     if (state.length === undefined) state.length = await state.owner.readLength(viewOf(this));
     return state.length;
   }
@@ -168,10 +170,10 @@ export class Stream<T extends StreamData = StreamData> {
    * ```
    */
   async read(into?: T): Promise<T> {
-    checkedState(this, 'read()');
+    checkedState(this, 'stream.read()');
     if (into !== undefined) checkInto(this, into);
     await this.readLength();
-    const state = checkedState(this, 'read()');
+    const state = checkedState(this, 'stream.read()');
     if (into === undefined) return (await state.owner.readStream(viewOf(this))) as T;
     const words = state.length! * this.components;
     if (into.length < words) {
@@ -204,11 +206,17 @@ function checkInto(stream: Stream, into: unknown): void {
 
 function checkedState(stream: Stream, what: string): StreamState {
   const state = stateOf(stream);
-  if (state.disposed) throw new Error(`stream.${what}: this stream was disposed${state.disposedBy}; create a new one with engine.stream()`);
+  if (state.disposed) throw new Error(`${what}: this stream was disposed${state.disposedBy}; create a new one with engine.stream()`);
   return state;
 }
 
-/** @internal Throws if the stream was disposed, naming `what` was attempted. */
+/** @internal Why the stream is gone ('' for stream.dispose(), ' by engine.dispose()', ...), or undefined while it is alive. */
+export function disposedReason(stream: Stream): string | undefined {
+  const state = stateOf(stream);
+  return state.disposed ? state.disposedBy : undefined;
+}
+
+/** @internal Throws if the stream was disposed, naming the call that was attempted (`what`). */
 export function assertStreamAlive(stream: Stream, what: string): void {
   checkedState(stream, what);
 }
@@ -232,5 +240,6 @@ export function disposeStream(stream: Stream, by: string): void {
   if (by) state.disposedBy = ` by ${by}`;
   state.target.free();
   state.lengthTarget?.free();
+  for (const companion of state.companions ?? []) companion.free();
   state.owner.releaseStream(stream);
 }

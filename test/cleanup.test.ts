@@ -35,6 +35,11 @@ function operations(transformFeedback: boolean): Operation[] {
   ops.push(['bitmask of a stream whose length is on the GPU', (engine, _stream, chained) => engine.compact(chained, { keep: 'nonzero', algorithm: 'bitmask' })]);
   ops.push(['scan of a stream whose length is on the GPU', (engine, _stream, chained) => engine.scan(chained)]);
   ops.push(['reduce-then-scan of a stream whose length is on the GPU', (engine, _stream, chained) => engine.scan(chained, { algorithm: 'reduce-then-scan' })]);
+  ops.push(['partition', (engine, stream) => engine.partition(stream, { keep: 'nonzero' })]);
+  ops.push(['partition of a stream whose length is on the GPU', (engine, _stream, chained) => engine.partition(chained, { keep: 'nonzero', output: 'indices' })]);
+  ops.push(['gather by indices whose length is on the GPU', (engine, stream, chained) => engine.gather(stream, chained as Stream<Uint32Array>)]);
+  ops.push(['keep by flags (length on the GPU)', (engine, stream, chained) => engine.compact(stream, { keep: { flags: chained } })]);
+  ops.push(['keep reading another stream', (engine, stream, chained) => engine.compact(stream, { keep: { glsl: 'return glcompactElement(other, index).x != 0u;', streams: { other: chained } }, algorithm: 'horn' })]);
   return ops;
 }
 

@@ -351,7 +351,7 @@ describe('engine.compact() and engine.scan(): bad options', () => {
 });
 
 describe('engine.compact(): keep of the wrong shape', () => {
-  const allowed = "options.keep must be 'nonzero', { lessEqual: number }, { greaterThan: number } or { glsl: string, uniforms?: { name: number | number[] } }";
+  const allowed = "options.keep must be 'nonzero', { lessEqual: number }, { greaterThan: number }, { flags: Stream } or { glsl: string, uniforms?: { name: number | number[] }, streams?: { name: Stream }, textures?: { name: { texture, type } } }";
   it.each([
     ['missing', { keep: undefined }, [allowed, 'got undefined']],
     ['a number', { keep: 5 }, [allowed, 'got 5']],
@@ -384,6 +384,7 @@ describe('engine.compact(): keep.uniforms of the wrong shape, name or value', ()
   const glsl = 'return true;';
   const uniformsShape = 'options.keep.uniforms must be an object of { name: number | number[] }';
   const badName = (name: string, why: string) => [`options.keep.uniforms: the name ${JSON.stringify(name)} ${why}`, 'pick another name'];
+  const sizes = 'options.keep.uniforms.limit must be a number, an array of 2 to 4 numbers';
   it.each([
     ['not an object', 5, [uniformsShape, 'got 5']],
     ['an array', [1, 2], [uniformsShape, 'got an Array(2)']],
@@ -403,9 +404,11 @@ describe('engine.compact(): keep.uniforms of the wrong shape, name or value', ()
     ['an engine define', { COMPONENTS: 1 }, badName('COMPONENTS', "is a name the engine's shader reserves")],
     ['the value parameter', { value: 1 }, badName('value', 'is taken by keep(value, index) itself')],
     ['the index parameter', { index: 1 }, badName('index', 'is taken by keep(value, index) itself')],
-    ['a string value', { limit: '3' }, ['options.keep.uniforms.limit must be a number or an array of 2 to 4 numbers', 'declared uint or uvec2..4 on a uint32 stream', 'got "3"']],
-    ['one-element array', { limit: [3] }, ['options.keep.uniforms.limit must be a number or an array of 2 to 4 numbers', 'got an Array(1)']],
-    ['five-element array', { limit: [1, 2, 3, 4, 5] }, ['options.keep.uniforms.limit must be a number or an array of 2 to 4 numbers', 'got an Array(5)']],
+    ['a string value', { limit: '3' }, [sizes, 'declared uint or uvec2..4 on a uint32 stream', 'or a matrix of 9 or 16 numbers (mat3, mat4)', 'got "3"']],
+    ['one-element array', { limit: [3] }, [sizes, 'got an Array(1)']],
+    ['five-element array', { limit: [1, 2, 3, 4, 5] }, [sizes, 'got an Array(5)']],
+    ['a 12-number Float32Array', { limit: new Float32Array(12) }, [sizes, 'got Float32Array(12)']],
+    ['NaN in a mat4', { m: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, NaN, 1] }, ['options.keep.uniforms.m[14] must be a finite number', 'got NaN']],
     ['NaN', { limit: NaN }, ['options.keep.uniforms.limit must be a finite number', 'got NaN']],
     ['Infinity in an array', { range: [1, Infinity] }, ['options.keep.uniforms.range[1] must be a finite number', 'got Infinity']],
     ['a negative uint', { limit: -1 }, ['options.keep.uniforms.limit must be an integer from 0 to 4294967295', 'declared uint on a uint32 stream', 'got -1']],
@@ -428,6 +431,93 @@ describe('engine.compact(): keep.uniforms of the wrong shape, name or value', ()
     } finally {
       stream.dispose();
     }
+  });
+});
+
+describe('keep.streams, keep.textures, keep.flags, gather and partition: bad inputs', () => {
+  const glsl = 'return true;';
+  it.each([
+    ['streams not an object', { streams: 5 }, ['options.keep.streams must be an object of { name: Stream }', 'got 5']],
+    ['a stream that is a typed array', { streams: { radii: new Float32Array(4) } }, ['options.keep.streams.radii must be a Stream of this engine', 'got Float32Array(4)']],
+    ['a stream under a bad name', { streams: { 'my-radii': 'stream' } }, ['options.keep.streams: the name "my-radii" is not a GLSL identifier']],
+    ['textures not an object', { textures: [1] }, ["options.keep.textures must be an object of { name: { texture: WebGLTexture, type: 'float' | 'int' | 'uint' } }", 'got an Array(1)']],
+    ['a texture without its type', { textures: { hiz: { texture: 'texture' } } }, ["options.keep.textures.hiz.type must be 'float' (sampler2D), 'int' (isampler2D) or 'uint' (usampler2D)", 'got undefined']],
+    ['a texture with a wrong type name', { textures: { hiz: { texture: 'texture', type: 'uint32' } } }, ["options.keep.textures.hiz.type must be 'float'", 'got "uint32"']],
+    ['a texture with an extra field', { textures: { hiz: { texture: 'texture', type: 'float', filter: 'nearest' } } }, ['options.keep.textures.hiz has unknown field(s) filter; allowed: texture, type']],
+    ['not a texture', { textures: { hiz: { texture: 5, type: 'float' } } }, ["options.keep.textures.hiz must be { texture: WebGLTexture, type: 'float' | 'int' | 'uint' }"]],
+    ['a name in uniforms and textures', { uniforms: { hiz: 1 }, textures: { hiz: { texture: 'texture', type: 'float' } } }, ['options.keep.textures: the name "hiz" is also in options.keep.uniforms', 'each name declares one GLSL variable']],
+    ['a texture named like a keep parameter', { textures: { value: { texture: 'texture', type: 'float' } } }, ['options.keep.textures: the name "value" is taken by keep(value, index) itself']],
+    ['nine samplers', { textures: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`t${i}`, { texture: 'texture', type: 'float' }])) }, ['options.keep.streams and options.keep.textures: at most 8 together (each takes a texture unit); got 9']],
+    ['flags that are not a stream', { flags: new Uint32Array(4) }, ['options.keep.flags must be a Stream of this engine', 'got Uint32Array(4)']],
+  ])('%s', async (_, inputs, parts) => {
+    const { gl, engine, stream } = await shared();
+    const texture = gl.createTexture()!;
+    // 'stream' and 'texture' stand for a real stream and texture of the right kind
+    const real = JSON.parse(JSON.stringify(inputs), (key, v) => (v === 'texture' ? texture : v === 'stream' ? stream : v)) as Record<string, unknown>;
+    if ('flags' in inputs) real.flags = inputs.flags; // typed arrays do not survive JSON
+    if ('streams' in inputs && typeof inputs.streams === 'object' && inputs.streams && 'radii' in inputs.streams) real.streams = inputs.streams;
+    const keep = 'flags' in real ? real : { glsl, ...real };
+    try {
+      await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: keep as never }), 'engine.compact(): ', ...parts);
+      await expectCleanFailure(gl, engine, () => engine.partition(stream, { keep: keep as never }), 'engine.partition(): ', ...parts);
+    } finally {
+      gl.deleteTexture(texture);
+    }
+  });
+
+  it('flags of another length, and streams of another engine or disposed', async () => {
+    const { gl, engine, stream } = await shared();
+    const short = engine.stream(new Uint32Array(9999));
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { flags: short } }), 'engine.compact(): options.keep.flags has 9999 elements but the stream has 10000', 'the lengths must match');
+    await expectCleanFailure(gl, engine, () => engine.partition(stream, { keep: { flags: short } }), 'engine.partition(): options.keep.flags has 9999 elements');
+    short.dispose();
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { flags: short } }), 'engine.compact(): options.keep.flags', 'disposed');
+    const other = createEngine(gl);
+    const foreign = other.stream(new Float32Array(10_000));
+    const belongs = 'this stream belongs to another engine';
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { flags: foreign } }), 'engine.compact(): options.keep.flags', belongs);
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl, streams: { radii: foreign } } }), 'engine.compact(): options.keep.streams.radii', belongs);
+    await expectCleanFailure(gl, engine, () => engine.gather(foreign, stream as Stream<Uint32Array>), 'engine.gather(source)', belongs);
+    await expectCleanFailure(gl, engine, () => engine.gather(stream, foreign as unknown as Stream<Uint32Array>), 'engine.gather(source, indices)', belongs);
+    await expectCleanFailure(gl, engine, () => engine.partition(foreign, { keep: 'nonzero' }), 'engine.partition(stream)', belongs);
+    other.dispose();
+  });
+
+  it('gather: indices that are not uint32 scalars; partition: unknown options', async () => {
+    const { gl, engine, stream } = await shared();
+    const floats = engine.stream(new Float32Array(8));
+    const vec4s = engine.stream(new Uint32Array(8), { components: 4 });
+    const scalars = "indices must be a stream of uint32 scalars (e.g. a compaction's output with output: 'indices')";
+    await expectCleanFailure(gl, engine, () => engine.gather(stream, floats as unknown as Stream<Uint32Array>), `engine.gather(source, indices): ${scalars}`, 'got a float32 stream of 1 components');
+    await expectCleanFailure(gl, engine, () => engine.gather(stream, vec4s as Stream<Uint32Array>), scalars, 'got a uint32 stream of 4 components');
+    await expectCleanFailure(gl, engine, () => engine.gather(stream, new Uint32Array(4) as never), 'engine.gather(source, indices): stream must be a Stream made by engine.stream()');
+    await expectCleanFailure(gl, engine, () => engine.partition(stream, { keep: 'nonzero', algorithm: 'horn' } as never), 'engine.partition(stream, options): unknown option(s) algorithm; allowed: keep, output');
+    await expectCleanFailure(gl, engine, () => engine.partition(stream, { keep: 'nonzero', output: 'index' } as never), "engine.partition(): options.output must be one of 'values', 'indices'", 'got "index"');
+    await expectCleanFailure(gl, engine, () => (engine.partition as (s: Stream) => unknown)(stream), 'engine.partition(stream, options): options.keep is required');
+    floats.dispose();
+    vec4s.dispose();
+  });
+
+  it("a texture whose format does not match its type: debug mode names the keep textures (without debug, the GPU's INVALID_OPERATION is the app's to find: WebGL cannot be asked a texture's format)", async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl, { debug: true });
+    const stream = engine.stream(new Uint32Array(100));
+    const texture = gl.createTexture()!;
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.R32F, 4, 4); // a float texture, said to be 'uint'
+    gl.bindTexture(gl.TEXTURE_2D, null);
+    const keep = { glsl: 'return texelFetch(hiz, ivec2(0), 0).r == 0u;', textures: { hiz: { texture, type: 'uint' as const } } };
+    let message = '';
+    try {
+      engine.compact(stream, { keep, algorithm: 'horn' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('debug: GL error INVALID_OPERATION');
+    expect(message).toContain('options.keep textures or streams (hiz)');
+    expect(message).toContain("check that each keep.textures type matches its texture's format");
+    gl.deleteTexture(texture);
+    engine.dispose();
   });
 });
 
@@ -493,8 +583,10 @@ describe('disposed streams and engines, streams of another engine', () => {
     stream.dispose();
     stream.dispose(); // idempotent
     const disposed = 'this stream was disposed';
-    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: 'nonzero' }), 'compact(stream)', disposed);
-    await expectCleanFailure(gl, engine, () => engine.scan(stream), 'scan(stream)', disposed);
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: 'nonzero' }), 'engine.compact(stream): this stream was disposed; create a new one with engine.stream()');
+    await expectCleanFailure(gl, engine, () => engine.scan(stream), 'engine.scan(stream): this stream was disposed');
+    await expectCleanFailure(gl, engine, () => engine.gather(stream, stream), 'engine.gather(source): this stream was disposed');
+    await expectCleanFailure(gl, engine, () => engine.partition(stream, { keep: 'nonzero' }), 'engine.partition(stream): this stream was disposed');
     await expectCleanFailure(gl, engine, () => stream.read(), 'stream.read()', disposed);
     await expectCleanFailure(gl, engine, () => stream.readLength(), 'stream.readLength()', disposed);
     await expectCleanFailure(gl, engine, () => stream.length, 'stream.length', disposed);
@@ -505,9 +597,12 @@ describe('disposed streams and engines, streams of another engine', () => {
     const result = engine.compact(stream, { keep: 'nonzero' });
     result.dispose();
     result.dispose();
-    await expectCleanFailure(gl, engine, () => result.count(), 'stream.readLength()', 'this stream was disposed');
-    await expectCleanFailure(gl, engine, () => result.read(), 'stream.read()', 'this stream was disposed');
-    await expectCleanFailure(gl, engine, () => engine.compact(result.stream, { keep: 'nonzero' }), 'compact(stream)', 'this stream was disposed');
+    await expectCleanFailure(gl, engine, () => result.count(), 'result.count(): this result was disposed; its textures are freed. Run the call again for a new result');
+    await expectCleanFailure(gl, engine, () => result.read(), 'result.read(): this result was disposed');
+    await expectCleanFailure(gl, engine, () => engine.compact(result.stream, { keep: 'nonzero' }), 'engine.compact(stream): this stream was disposed');
+    const split = engine.partition(stream, { keep: 'nonzero' });
+    split.dispose();
+    await expectCleanFailure(gl, engine, () => split.count(), 'result.count(): this result was disposed');
   });
 
   it('something that is not a Stream', async () => {
@@ -570,10 +665,10 @@ describe('disposed streams and engines, streams of another engine', () => {
         expectMessage(message, [name, gone]);
       }
       // its streams and results went with it, and say so
-      const streamGone = 'this stream was disposed by engine.dispose()';
+      const streamGone = 'was disposed by engine.dispose()';
       for (const [call, name] of [
-        [() => result.count(), 'stream.readLength()'],
-        [() => result.read(), 'stream.read()'],
+        [() => result.count(), 'result.count()'],
+        [() => result.read(), 'result.read()'],
         [() => stream.read(), 'stream.read()'],
         [() => scanned.read(), 'stream.read()'],
       ] as const) {

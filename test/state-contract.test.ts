@@ -177,6 +177,9 @@ function keptPositions(words: Words, type: ElementType, components: number, keep
   return out;
 }
 
+/** A stream gather() takes as indices: uint32 scalars (values past a source's length read as zeros). */
+const isIndexStream = (s: StreamModel) => s.type === 'uint32' && s.components === 1 && s.words !== undefined;
+
 function gather(words: Words, components: number, positions: number[]): Words {
   const out = new Uint32Array(positions.length * components);
   positions.forEach((p, k) => out.set(words.subarray(p * components, (p + 1) * components), k * components));
@@ -228,6 +231,8 @@ interface StreamModel {
   components: number;
   /** Elements expected. */
   length: number;
+  /** A partition's count() (the kept part); a compaction's is its length. */
+  keptCount?: number;
   /** Expected words in order; undefined while the order is unspecified (Jumping Jack, hybrid) and unread. */
   words: Words | undefined;
   /** Expected words as a multiset (sortedTuples), for unordered outputs. */
@@ -242,7 +247,7 @@ interface Model {
 
 // --- the calls ----------------------------------------------------------------------------------------
 
-const callKinds = ['createEngine', 'stream', 'scan', 'compact', 'count', 'read', 'finish', 'gpuTime', 'disposeStream', 'disposeEngine'] as const;
+const callKinds = ['createEngine', 'stream', 'scan', 'compact', 'partition', 'gather', 'count', 'read', 'finish', 'gpuTime', 'disposeStream', 'disposeEngine'] as const;
 type CallKind = (typeof callKinds)[number];
 
 const scanAlgorithms = ['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const;
@@ -258,6 +263,8 @@ const callArbitrary = (items: AppStateItem[]) =>
       { weight: 10, arbitrary: fc.constant<CallKind>('stream') },
       { weight: 6, arbitrary: fc.constant<CallKind>('scan') },
       { weight: 10, arbitrary: fc.constant<CallKind>('compact') },
+      { weight: 3, arbitrary: fc.constant<CallKind>('partition') },
+      { weight: 3, arbitrary: fc.constant<CallKind>('gather') },
       { weight: 4, arbitrary: fc.constant<CallKind>('count') },
       { weight: 6, arbitrary: fc.constant<CallKind>('read') },
       { weight: 2, arbitrary: fc.constant<CallKind>('finish') },
@@ -357,7 +364,8 @@ async function runCall(f: Fixture, model: Model, c: Call, log: Log): Promise<voi
   let kind: CallKind = c.kind;
   // A call with nothing to act on becomes a stream upload (or an engine, when there is none).
   if (model.engines.length === 0) kind = 'createEngine';
-  else if ((kind === 'scan' && !known.some((s) => scannable(s.words!, s.type))) || (kind === 'compact' && known.length === 0)) kind = 'stream';
+  else if ((kind === 'scan' && !known.some((s) => scannable(s.words!, s.type))) || ((kind === 'compact' || kind === 'partition') && known.length === 0)) kind = 'stream';
+  else if (kind === 'gather' && !(known.length > 0 && known.some(isIndexStream))) kind = 'stream';
   else if (['count', 'read', 'disposeStream'].includes(kind) && live.length === 0) kind = 'stream';
   else if (kind === 'count' && !live.some((s) => s.result)) kind = 'read';
   count(kind);
@@ -428,11 +436,49 @@ async function runKind(f: Fixture, model: Model, c: Call, log: Log, kind: CallKi
       log.push(`compact → ${s.label}`);
       return;
     }
+    case 'partition': {
+      const input = pickFrom(known);
+      const options = { keep: c.keep, output: c.output };
+      const result = input.owner.engine.partition(input.stream, options);
+      const kept = keptPositions(input.words!, input.type, input.components, c.keep);
+      const keptSet = new Set(kept);
+      const positions = [...kept, ...Array.from({ length: input.length }, (_, i) => i).filter((i) => !keptSet.has(i))];
+      const indices = c.output === 'indices';
+      const s = addStream(model, {
+        owner: input.owner,
+        stream: result.stream,
+        result,
+        type: indices ? 'uint32' : input.type,
+        components: indices ? 1 : input.components,
+        length: input.length,
+        keptCount: kept.length,
+        words: indices ? Uint32Array.from(positions) : gather(input.words!, input.components, positions),
+      }, `partition of ${input.label}: ${JSON.stringify(options)}`);
+      log.push(`partition → ${s.label}`);
+      return;
+    }
+    case 'gather': {
+      const source = pickFrom(known);
+      const indices = known.filter(isIndexStream)[c.pick % known.filter(isIndexStream).length]!;
+      const stream = source.owner === indices.owner ? source.owner.engine.gather(source.stream, indices.stream as Stream<Uint32Array>) : undefined;
+      if (!stream) {
+        log.push(`gather skipped: ${source.label} and ${indices.label} belong to different engines`);
+        return;
+      }
+      const words = new Uint32Array(indices.length * source.components);
+      indices.words!.forEach((i, j) => {
+        if (i < source.length) words.set(source.words!.subarray(i * source.components, (i + 1) * source.components), j * source.components);
+      });
+      const s = addStream(model, { owner: source.owner, stream, type: source.type, components: source.components, length: indices.length, words }, `gather of ${source.label} by ${indices.label}`);
+      log.push(`gather → ${s.label}`);
+      return;
+    }
     case 'count': {
       const s = pickFrom(live.filter((x) => x.result));
       const n = await s.result!.count();
       log.push(`count of ${s.label} → ${n}`);
-      if (n !== s.length) throw new Error(`${s.label}: count() ${n}, expected ${s.length}`);
+      const expected = s.keptCount ?? s.length;
+      if (n !== expected) throw new Error(`${s.label}: count() ${n}, expected ${expected}`);
       return;
     }
     case 'read': {

@@ -1,5 +1,6 @@
 // Horn 2005 over the whole stream (no blocks, no concatenation): kept flags -> global inclusive
-// scan -> every output texel binary-searches the scan (glsl/horn-global-search.frag).
+// scan -> every output texel binary-searches the scan (glsl/horn-global-search.frag). Also
+// engine.partition(): the same search puts the rejected elements after the kept ones.
 import hornGlobalSearch from '../../glsl/horn-global-search.frag';
 import { copyTexel } from '../copy-texel.js';
 import { globalScan } from '../scan/global-scan.js';
@@ -25,9 +26,15 @@ export const hornGlobalCompaction: CompactionDriver = (gpu, stream, plan) => {
     const search = gpu.program({
       name: 'horn-global-search.frag',
       fragment: hornGlobalSearch,
-      defines: { OUTPUT_INDICES: plan.outputIndices, SEARCH_LOG2: Math.ceil(Math.log2(searchSize)) },
+      defines: {
+        OUTPUT_INDICES: plan.outputIndices,
+        SEARCH_LOG2: Math.ceil(Math.log2(searchSize)),
+        PARTITION: plan.partition === true,
+        LENGTH_FROM_TEXTURE: plan.partition === true && stream.length === undefined,
+      },
     });
-    gpu.pass(search, output, { u_keptPrefix: keptPrefix.texture, u_searchSize: searchSize, u_values: stream.target.texture, u_widthLog2: layout.widthLog2 });
+    const length = plan.partition !== true ? {} : stream.length === undefined ? { u_lengthTexture: stream.lengthTarget!.texture } : { u_length: stream.length };
+    gpu.pass(search, output, { u_keptPrefix: keptPrefix.texture, u_searchSize: searchSize, u_values: stream.target.texture, u_widthLog2: layout.widthLog2, ...length });
     const count = scope.own(copyTexel(gpu, keptPrefix, layout.capacity - 1, layout.widthLog2));
     return { output: scope.keep(output), count: scope.keep(count) };
   });

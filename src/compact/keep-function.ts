@@ -31,7 +31,8 @@ export interface KeepTexture {
 }
 
 /**
- * Which elements `engine.compact()` keeps: 'nonzero' (any component non-zero; -0.0 counts as zero),
+ * Which elements `engine.compact()` keeps: 'nonzero' (any component non-zero; -0.0 counts as zero,
+ * NaN as non-zero, and a denormal as the GPU compares it: GLSL ES lets it flush them to zero),
  * `{ lessEqual: x }` / `{ greaterThan: x }` (compared in the element's own type), or `{ glsl }`: the
  * body of `bool keep(T value, uint index)`, T being vec4, uvec4 or ivec4 for a float32, uint32 or
  * int32 stream, with optional `uniforms` whose values change without recompiling, e.g.
@@ -117,35 +118,35 @@ const textureTypes = { float: 'sampler2D', int: 'isampler2D', uint: 'usampler2D'
  * caller cannot change afterwards: thresholds finite, a snippet that parses as a plain body of
  * keep() (keep-snippet.ts), uniforms with free names and values that fit their GLSL type.
  */
-export function parseKeepOption(keep: unknown, type: ElementType): KeepOption {
+export function parseKeepOption(keep: unknown, type: ElementType, call = 'engine.compact()'): KeepOption {
   if (keep === 'nonzero') return keep;
   if (typeof keep === 'object' && keep !== null && !Array.isArray(keep)) {
     const keys = Object.keys(keep);
     const option = keep as Record<string, unknown>;
-    if (keys.length === 1 && keys[0] === 'lessEqual') return { lessEqual: finiteNumber('engine.compact(): options.keep.lessEqual', option.lessEqual) };
-    if (keys.length === 1 && keys[0] === 'greaterThan') return { greaterThan: finiteNumber('engine.compact(): options.keep.greaterThan', option.greaterThan) };
+    if (keys.length === 1 && keys[0] === 'lessEqual') return { lessEqual: finiteNumber(`${call}: options.keep.lessEqual`, option.lessEqual) };
+    if (keys.length === 1 && keys[0] === 'greaterThan') return { greaterThan: finiteNumber(`${call}: options.keep.greaterThan`, option.greaterThan) };
     if (keys.length === 1 && keys[0] === 'flags') {
-      if (!(option.flags instanceof Stream)) throw new Error(`engine.compact(): options.keep.flags must be a Stream of this engine (engine.stream(), or a result's .stream); got ${describe(option.flags)}`);
+      if (!(option.flags instanceof Stream)) throw new Error(`${call}: options.keep.flags must be a Stream of this engine (engine.stream(), or a result's .stream); got ${describe(option.flags)}`);
       return { flags: option.flags };
     }
     const glslKeys = ['glsl', 'uniforms', 'streams', 'textures'];
     if (keys.includes('glsl') && keys.every((key) => glslKeys.includes(key))) {
       const glsl = option.glsl;
       if (typeof glsl !== 'string' || glsl.trim() === '') {
-        throw new Error(`engine.compact(): options.keep.glsl must be a non-empty string of GLSL (the body of bool ${keepSignature(type)} on this ${type} stream); got ${describe(glsl)}`);
+        throw new Error(`${call}: options.keep.glsl must be a non-empty string of GLSL (the body of bool ${keepSignature(type)} on this ${type} stream); got ${describe(glsl)}`);
       }
       checkUserSnippet(glsl);
       const parsed: KeepOption & { glsl: string } = { glsl };
       const names = new Map<string, string>();
-      if (option.uniforms !== undefined) parsed.uniforms = parseUniforms(option.uniforms, type, names);
-      if (option.streams !== undefined) parsed.streams = parseNamed('streams', option.streams, names, parseStreamInput);
-      if (option.textures !== undefined) parsed.textures = parseNamed('textures', option.textures, names, parseTextureInput);
+      if (option.uniforms !== undefined) parsed.uniforms = parseUniforms(call, option.uniforms, type, names);
+      if (option.streams !== undefined) parsed.streams = parseNamed(call, 'streams', option.streams, names, parseStreamInput);
+      if (option.textures !== undefined) parsed.textures = parseNamed(call, 'textures', option.textures, names, parseTextureInput);
       const samplers = Object.keys(parsed.streams ?? {}).length + Object.keys(parsed.textures ?? {}).length;
-      if (samplers > MAX_KEEP_TEXTURES) throw new Error(`engine.compact(): options.keep.streams and options.keep.textures: at most ${MAX_KEEP_TEXTURES} together (each takes a texture unit); got ${samplers}`);
+      if (samplers > MAX_KEEP_TEXTURES) throw new Error(`${call}: options.keep.streams and options.keep.textures: at most ${MAX_KEEP_TEXTURES} together (each takes a texture unit); got ${samplers}`);
       return parsed;
     }
   }
-  throw new Error(`engine.compact(): options.keep must be ${keepShapes}; got ${describe(keep)}`);
+  throw new Error(`${call}: options.keep must be ${keepShapes}; got ${describe(keep)}`);
 }
 
 /** Checks a name of keep.uniforms / .streams / .textures: a free GLSL name, used once across the three. */
@@ -157,8 +158,8 @@ function checkInputName(what: string, name: string, names: Map<string, string>):
   names.set(name, what.replace(/^.*options\.keep\./, ''));
 }
 
-function parseUniforms(uniforms: unknown, type: ElementType, names: Map<string, string>): Record<string, number | number[]> {
-  const what = 'engine.compact(): options.keep.uniforms';
+function parseUniforms(call: string, uniforms: unknown, type: ElementType, names: Map<string, string>): Record<string, number | number[]> {
+  const what = `${call}: options.keep.uniforms`;
   if (typeof uniforms !== 'object' || uniforms === null || Array.isArray(uniforms) || ArrayBuffer.isView(uniforms)) {
     throw new Error(`${what} must be an object of { name: number | number[] }; got ${describe(uniforms)}`);
   }
@@ -173,8 +174,8 @@ function parseUniforms(uniforms: unknown, type: ElementType, names: Map<string, 
 }
 
 /** Parses keep.streams or keep.textures: an object of named inputs, each checked by `parse`. */
-function parseNamed<T>(field: 'streams' | 'textures', inputs: unknown, names: Map<string, string>, parse: (what: string, value: unknown) => T): Record<string, T> {
-  const what = `engine.compact(): options.keep.${field}`;
+function parseNamed<T>(call: string, field: 'streams' | 'textures', inputs: unknown, names: Map<string, string>, parse: (what: string, value: unknown) => T): Record<string, T> {
+  const what = `${call}: options.keep.${field}`;
   const shape = field === 'streams' ? '{ name: Stream }' : "{ name: { texture: WebGLTexture, type: 'float' | 'int' | 'uint' } }";
   if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs) || inputs instanceof Stream) {
     throw new Error(`${what} must be an object of ${shape}; got ${describe(inputs)}`);

@@ -18,6 +18,8 @@ export interface CompactionPlan {
   concat: ConcatMode;
   /** For 'hybrid': blocks keeping from..to elements (inclusive) use Jumping Jack, the others Horn. */
   jumpingJackKept: { from: number; to: number };
+  /** engine.partition() ('horn-global' only): the rejected elements follow the kept ones, in input order. */
+  partition?: boolean;
 }
 
 export interface CompactionOutput {

@@ -1,6 +1,6 @@
 // What engine.compact() returns: the compacted stream (still on the GPU), its count, and the cost.
 import type { PassStats } from '../stats.js';
-import type { Stream, StreamData } from '../stream.js';
+import { disposedReason, type Stream, type StreamData } from '../stream.js';
 import type { ScanAlgorithm } from '../scan/algorithms.js';
 import type { CompactionAlgorithm, RequestedAlgorithm } from './algorithm-names.js';
 import type { ConcatMode } from './concatenate.js';
@@ -27,7 +27,8 @@ export interface CompactStats extends PassStats {
 
 /**
  * What `engine.compact()` returns: the kept elements in a stream on the GPU (count included), and
- * what the compaction cost. Nothing is read back until you ask: draw from `result.stream.texture`,
+ * what the compaction cost. `engine.partition()` returns one too: its stream holds every element,
+ * the kept ones first. Nothing is read back until you ask: draw from `result.stream.texture`,
  * or `await result.count()` / `result.read()`.
  *
  * @typeParam T - The typed array {@link CompactResult.read} returns: the input stream's type, or
@@ -39,18 +40,27 @@ export class CompactResult<T extends StreamData = StreamData> {
   /** What the compaction cost and which path it took. */
   readonly stats: CompactStats;
 
-  /** @internal Made by `engine.compact()`. */
-  constructor(stream: Stream<T>, stats: CompactStats) {
+  /** Reads a partition's kept count (its stream holds every element); undefined for a compaction. */
+  readonly #keptCount: (() => Promise<number>) | undefined;
+  #knownCount: number | undefined;
+
+  /** @internal Made by `engine.compact()` and `engine.partition()` (with the kept count apart). */
+  constructor(stream: Stream<T>, stats: CompactStats, keptCount?: () => Promise<number>) {
     this.stream = stream;
     this.stats = stats;
+    this.#keptCount = keptCount;
   }
 
   /**
-   * Number of kept elements (reads one texel back; later calls answer from the CPU).
+   * Number of kept elements (reads one texel back; later calls answer from the CPU). For a
+   * partition, the kept elements are the first `count` of the stream's elements.
    * @throws Error if the result or its engine was disposed, or the WebGL context was lost.
    */
-  count(): Promise<number> {
-    return this.stream.readLength();
+  async count(): Promise<number> {
+    this.#assertAlive('count()');
+    if (this.#keptCount === undefined) return this.stream.readLength();
+    this.#knownCount ??= await this.#keptCount();
+    return this.#knownCount;
   }
 
   /**
@@ -58,8 +68,14 @@ export class CompactResult<T extends StreamData = StreamData> {
    * `output: 'indices'`), `components` numbers per element.
    * @throws Error if the result or its engine was disposed, or the WebGL context was lost.
    */
-  read(): Promise<T> {
+  async read(): Promise<T> {
+    this.#assertAlive('read()');
     return this.stream.read();
+  }
+
+  #assertAlive(what: string): void {
+    const reason = disposedReason(this.stream);
+    if (reason !== undefined) throw new Error(`result.${what}: this result was disposed${reason}; its textures are freed. Run the call again for a new result`);
   }
 
   /** Frees the result's textures (same as `result.stream.dispose()`). Idempotent. */
