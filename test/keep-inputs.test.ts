@@ -6,6 +6,7 @@
 import { mat3, mat4, vec3 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
 import type { CompactOptions, Engine, Stream } from '../src/index.js';
+import { drawnTexture } from './support/app-textures.js';
 import { expectSameBits, testContext, testEngine } from './support/engine.js';
 
 const paths: Array<Pick<CompactOptions, 'algorithm' | 'order' | 'global'>> = [
@@ -82,44 +83,6 @@ describe("keep.textures: the app's own textures, sampled by name", () => {
     return texture;
   }
 
-  /**
-   * An integer texture drawn by the app's own pass from `expression` of k = y * side + x (headless-gl
-   * cannot upload integer textures, adapter.ts; an app's Hi-Z or visibility texture is drawn anyway).
-   */
-  function drawnTexture(gl: WebGL2RenderingContext, kind: 'int' | 'uint', expression: string, side: number): WebGLTexture {
-    const texture = gl.createTexture()!;
-    gl.bindTexture(gl.TEXTURE_2D, texture);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, kind === 'int' ? gl.R32I : gl.R32UI, side, side);
-    parameters(gl, texture);
-    const compile = (type: number, source: string) => {
-      const shader = gl.createShader(type)!;
-      gl.shaderSource(shader, source);
-      gl.compileShader(shader);
-      return shader;
-    };
-    const program = gl.createProgram()!;
-    gl.attachShader(program, compile(gl.VERTEX_SHADER, '#version 300 es\nvoid main() { gl_Position = vec4(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0, 0.0, 1.0); }'));
-    const out = kind === 'int' ? 'ivec4' : 'uvec4';
-    gl.attachShader(program, compile(gl.FRAGMENT_SHADER, `#version 300 es\nprecision highp float;\nprecision highp int;\nout ${out} o;\nvoid main() { uint k = uint(gl_FragCoord.y) * ${side}u + uint(gl_FragCoord.x); o = ${out}(${expression}); }`));
-    gl.linkProgram(program);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`test pass: ${gl.getProgramInfoLog(program)}`);
-    const framebuffer = gl.createFramebuffer();
-    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
-    gl.viewport(0, 0, side, side);
-    gl.useProgram(program);
-    const vertexArray = gl.createVertexArray();
-    gl.bindVertexArray(vertexArray);
-    gl.drawArrays(gl.TRIANGLES, 0, 3);
-    gl.bindVertexArray(null);
-    gl.useProgram(null);
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.deleteVertexArray(vertexArray);
-    gl.deleteFramebuffer(framebuffer);
-    gl.deleteProgram(program);
-    return texture;
-  }
-
   it.each(paths)('uint, int and float textures (texelFetch and textureLod), app bindings and parameters kept ($algorithm)', async (path) => {
     const { gl, engine } = await testContext();
     const side = 64;
@@ -128,7 +91,9 @@ describe("keep.textures: the app's own textures, sampled by name", () => {
     const layer = Int32Array.from({ length: side * side }, (_, k) => (k % 7) - 3);
     const depth = Float32Array.from({ length: side * side }, (_, k) => (k % 13) / 16); // exact in float32
     const visibleTexture = drawnTexture(gl, 'uint', '(k * 2654435761u >> 29u) & 1u', side);
+    parameters(gl, visibleTexture);
     const layerTexture = drawnTexture(gl, 'int', 'int(k % 7u) - 3', side);
+    parameters(gl, layerTexture);
     const depthTexture = floatTexture(gl, depth, side);
     // the app's own bindings on the first units, which the engine's samplers will use
     const appBound = [gl.createTexture()!, gl.createTexture()!, gl.createTexture()!, gl.createTexture()!, gl.createTexture()!];

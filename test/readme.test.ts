@@ -5,6 +5,10 @@ import readme from '../README.md?raw';
 import browserUsage from '../examples/usage/browser-particles.js?raw';
 import nodeUsage from './readme-usage.node.test.js?raw';
 import drawUsage from '../examples/usage/draw-from-gpu-count.js?raw';
+import cullUsage from '../examples/usage/cull-instances.js?raw';
+import { cullInstances } from '../examples/usage/cull-instances.js';
+import { mat4 } from 'gl-matrix';
+import { drawnTexture } from './support/app-textures.js';
 import { liveParticles } from '../examples/usage/browser-particles.js';
 import { drawLiveParticles, liveParticlesVertexShader } from '../examples/usage/draw-from-gpu-count.js';
 import { glStateItems } from '../src/gl-state.js';
@@ -22,6 +26,7 @@ describe('README usage', () => {
     expect(codeBlockAfter('<!-- usage: examples/usage/browser-particles.js -->')).toBe(browserUsage);
     expect(codeBlockAfter('<!-- usage: test/readme-usage.node.test.js -->')).toBe(nodeUsage);
     expect(codeBlockAfter('<!-- usage: examples/usage/draw-from-gpu-count.js -->')).toBe(drawUsage);
+    expect(codeBlockAfter('<!-- usage: examples/usage/cull-instances.js -->')).toBe(cullUsage);
   });
 
   it('the drawing snippet draws exactly the live particles, with no count readback', async () => {
@@ -90,5 +95,37 @@ describe('README usage', () => {
     // Jumping Jack keeps no order: compare particles as a multiset
     const asRows = (a: Float32Array) => Array.from({ length: a.length / 4 }, (_, i) => Array.from(a.subarray(i * 4, i * 4 + 4)).join()).sort();
     expect(asRows(values as Float32Array)).toEqual(asRows(expected));
+  });
+
+  it('the culling snippet keeps exactly the instances the CPU keeps, and their colours', async () => {
+    const { gl, engine } = await testContext();
+    const n = 64 * 64;
+    // Exact in float32: integer centres and radii, an orthographic projection scaling by 1/32.
+    const spheres = Float32Array.from({ length: 4 * n }, (_, k) => {
+      const i = k >> 2;
+      return [((i * 37) % 96) - 48, ((i * 53) % 96) - 48, ((i * 11) % 80) - 40, i % 4][k & 3]!;
+    });
+    const colors = Uint32Array.from({ length: 4 * n }, (_, k) => k * 7);
+    const viewProj = mat4.ortho(mat4.create(), -32, 32, -32, 32, -32, 32);
+    const hiddenAt = (i: number) => (Math.imul(i, 2654435761) >>> 30) === 0;
+    const hidden = drawnTexture(gl, 'uint', '(k * 2654435761u >> 30u) == 0u ? 1u : 0u', 64);
+    const sphereStream = engine.stream(spheres, { components: 4 });
+    const colorStream = engine.stream(colors, { components: 4 });
+    const kept = cullInstances(engine, { spheres: sphereStream, colors: colorStream, viewProj, radiusToClip: 1 / 32, hidden });
+    const expected = Array.from({ length: n }, (_, i) => i).filter((i) => {
+      const [x, y, z, r] = [0, 1, 2, 3].map((c) => spheres[4 * i + c]!);
+      const reach = 1 + r / 32; // ortho: clip = (x/32, y/32, -z/32, 1)
+      return Math.abs(x / 32) <= reach && Math.abs(y / 32) <= reach && Math.abs(z / 32) <= reach && !hiddenAt(i);
+    });
+    expect(expected.length).toBeGreaterThan(n / 8);
+    expect(expected.length).toBeLessThan(n / 2);
+    expect(await kept.spheres.readLength()).toBe(expected.length);
+    expect(Array.from(await kept.spheres.read())).toEqual(expected.flatMap((i) => [0, 1, 2, 3].map((c) => spheres[4 * i + c]!)));
+    expect(Array.from(await kept.colors.read())).toEqual(expected.flatMap((i) => [0, 1, 2, 3].map((c) => colors[4 * i + c]!)));
+    kept.spheres.dispose();
+    kept.colors.dispose();
+    sphereStream.dispose();
+    colorStream.dispose();
+    gl.deleteTexture(hidden);
   });
 });
