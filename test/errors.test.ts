@@ -505,6 +505,9 @@ describe('keep.streams, keep.textures, keep.flags, gather and partition: bad inp
     const texture = gl.createTexture()!;
     gl.bindTexture(gl.TEXTURE_2D, texture);
     gl.texStorage2D(gl.TEXTURE_2D, 1, gl.R32F, 4, 4); // a float texture, said to be 'uint'
+    // complete (one level, NEAREST): Firefox samples an incomplete texture as black without an error
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
     gl.bindTexture(gl.TEXTURE_2D, null);
     const keep = { glsl: 'return texelFetch(hiz, ivec2(0), 0).r == 0u;', textures: { hiz: { texture, type: 'uint' as const } } };
     let message = '';
