@@ -5,13 +5,13 @@ import { isWebGL2, probeCapabilities, type Capabilities } from './capabilities.j
 import { compactionAlgorithmInfo } from './compact/algorithm-names.js';
 import { compactionDrivers } from './compact/algorithms.js';
 import { AUTO_CONCAT } from './compact/concatenate.js';
-import { keepFunction, type KeepOption } from './compact/keep-function.js';
+import { keepFunction, uniqueKeepFunction, type KeepOption } from './compact/keep-function.js';
 import { CompactResult, type CompactStats } from './compact/result.js';
 import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
 import { timeOnGpu } from './gpu-timer.js';
 import { layoutFor, log2Exact, maxStreamLength } from './layout.js';
-import { DEFAULT_BLOCK_SIZE, parseCompactOptions, parseEngineOptions, parsePartitionOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type PartitionOptions, type ScanOptions, type StreamOptions, type WarmUpCall } from './options.js';
+import { DEFAULT_BLOCK_SIZE, parseCompactOptions, parseEngineOptions, parsePartitionOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type PartitionOptions, type ReduceOptions, type ScanOptions, type StreamOptions, type WarmUpCall } from './options.js';
 import type { Program } from './programs.js';
 import { Readback } from './readback.js';
 import type { RenderTarget } from './render-target.js';
@@ -19,11 +19,14 @@ import type { ResourceCounts } from './resources.js';
 import { DEFAULT_RADIX, defaultScan, scanAlgorithms, type ScanAlgorithm, type ScanAlgorithmEntry } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
 import { gather } from './gather.js';
+import { segmentedScan } from './scan/segmented-scan.js';
+import { reduce, ReduceResult } from './reduce.js';
+import { runLengths, RunLengthResult } from './run-length.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
 import { compactCandidates, ENGINE_VERSION, nearest, optionsForPath, parseProfile, scanCandidates, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
-import { describe } from './validate.js';
+import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
  * tune() keeps the built-in default (the bitmask; the default scan for the size) unless another path
@@ -36,12 +39,14 @@ const KEEP_DEFAULT_WITHIN = 1.1;
 export interface ScanStats extends PassStats {
   /** The scan algorithm that ran. */
   algorithm: ScanAlgorithm;
-  /** Recursive doubling's radix; undefined for Blelloch. */
+  /** Recursive doubling's radix; undefined for Blelloch and reduce-then-scan. */
   radix: number | undefined;
   /** The segment size of a segmented scan; undefined for a scan over the whole stream. */
   blockSize: number | undefined;
   /** Whether the scan was exclusive. */
   exclusive: boolean;
+  /** Whether it was a scan with `segments` (recursive doubling with radix 4 that stops at segment starts). */
+  segments: boolean;
 }
 
 /**
@@ -169,6 +174,7 @@ export class Engine {
     this.#assertOwnStream('engine.scan(stream)', stream);
     const tunedScan = this.#profile ? this.#tuned('scan', stream.layout.capacity) : undefined;
     const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity, tunedScan);
+    if (plan.segments) return this.#segmentedScan(stream, plan.segments, plan.exclusive);
     const view = viewOf(stream);
     const { layout } = stream;
     const input = { texture: view.target.texture, width: layout.width, height: layout.height, format: view.format };
@@ -183,7 +189,7 @@ export class Engine {
           : blockScan(this.#gpu, input, { ...common, blockLog2: log2Exact(plan.blockSize) }),
       );
       const usesRadix = scanAlgorithms[plan.algorithm].usesRadix;
-      this.lastScanStats = { ...stats, algorithm: plan.algorithm, radix: usesRadix ? plan.radix : undefined, blockSize: plan.blockSize, exclusive: plan.exclusive };
+      this.lastScanStats = { ...stats, algorithm: plan.algorithm, radix: usesRadix ? plan.radix : undefined, blockSize: plan.blockSize, exclusive: plan.exclusive, segments: false };
       if (lengthTarget) scope.keep(lengthTarget);
       return this.#adopt(new Stream<T>({ owner: this.#owner, target: result, format: view.format, length: view.length, lengthTarget }, layout, stream.type));
     }));
@@ -345,6 +351,116 @@ export class Engine {
       if (lengthTarget) scope.keep(lengthTarget);
       return this.#adopt(new Stream<T>({ owner: this.#owner, target: output, format: sourceView.format, length: indicesView.length, lengthTarget }, indices.layout, source.type));
     }));
+  }
+
+  /**
+   * Keeps the first element of every run of consecutive elements that are equal bit for bit (all
+   * components), in input order, as a compaction does (Thrust's `unique`): `[1, 1, 2, 2, 2, 1]` →
+   * `[1, 2, 1]`. Sorting first (`engine.sort()`) makes the elements distinct. NaNs with the same bits
+   * are equal here; -0 and +0 are not.
+   * @throws Error if the stream is disposed or belongs to another engine.
+   * @example
+   * ```ts
+   * const distinct = engine.unique(engine.stream(new Uint32Array([1, 1, 2, 2, 2, 1])));
+   * await distinct.read(); // Uint32Array [1, 2, 1]
+   * ```
+   */
+  unique<T extends StreamData>(stream: Stream<T>): CompactResult<T> {
+    this.#assertAlive('unique()');
+    this.#assertOwnStream('engine.unique(stream)', stream);
+    return this.#runStarts(stream, false) as CompactResult<T>;
+  }
+
+  /**
+   * Run-length encoding: for every run of consecutive elements equal bit for bit (all components),
+   * its value and its length (CUB's `DeviceRunLengthEncode::Encode`): `[5, 5, 7, 5]` → values
+   * `[5, 7, 5]`, counts `[2, 1, 1]`. Both stay on the GPU with the number of runs as their length;
+   * `await result.count()` reads it. Three passes after the runs' starts are found (a compaction).
+   * @throws Error if the stream is disposed or belongs to another engine.
+   * @example
+   * ```ts
+   * const runs = engine.runLengthEncode(engine.stream(new Uint32Array([5, 5, 7, 5])));
+   * await runs.count(); await runs.values.read(); await runs.counts.read(); // 3, [5, 7, 5], [2, 1, 1]
+   * ```
+   */
+  runLengthEncode<T extends StreamData>(stream: Stream<T>): RunLengthResult<T> {
+    this.#assertAlive('runLengthEncode()');
+    this.#assertOwnStream('engine.runLengthEncode(stream)', stream);
+    const starts = this.#runStarts(stream, true);
+    try {
+      const values = this.gather(stream, starts.stream as Stream<Uint32Array>);
+      const startsView = viewOf(starts.stream);
+      const counts = this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
+        const lengthTarget = scope.own(copyTexel(this.#gpu, startsView.lengthTarget!, 0, 0));
+        const target = runLengths(this.#gpu, viewOf(stream), startsView);
+        scope.keep(lengthTarget);
+        return this.#adopt(new Stream<Uint32Array>({ owner: this.#owner, target, format: COUNT_FORMAT, length: undefined, lengthTarget }, starts.stream.layout, 'uint32'));
+      }));
+      return new RunLengthResult(values, counts);
+    } finally {
+      starts.dispose();
+    }
+  }
+
+  /** The compaction of `stream` to the first element of each run (its values, or their positions). */
+  #runStarts(stream: Stream, indices: boolean): CompactResult {
+    const keep = uniqueKeepFunction();
+    const view = viewOf(stream);
+    const { value, stats } = this.#gpu.guard.run(() => this.#gpu.measure(() =>
+      compactionDrivers.bitmask(this.#gpu, view, {
+        keep,
+        outputIndices: indices,
+        maxTextureSize: this.caps.maxTextureSize,
+        radix: DEFAULT_RADIX,
+        blockLog2: log2Exact(DEFAULT_BLOCK_SIZE),
+        blockScan: scanAlgorithms.blelloch.blockScan,
+        concat: AUTO_CONCAT,
+        jumpingJackKept: { from: 0, to: 0 },
+      }),
+    ));
+    const format = indices ? COUNT_FORMAT : view.format;
+    const output = this.#adopt(new Stream({ owner: this.#owner, target: value.output, format, length: undefined, lengthTarget: value.count }, { ...stream.layout, length: stream.layout.capacity }, indices ? 'uint32' : stream.type));
+    return new CompactResult(output, {
+      ...stats,
+      algorithm: 'bitmask',
+      requestedAlgorithm: 'bitmask',
+      order: 'keep',
+      concat: 'none',
+      blockSize: undefined,
+      scan: 'blelloch',
+      radix: DEFAULT_RADIX,
+      output: indices ? 'indices' : 'values',
+    });
+  }
+
+  /**
+   * The sum, minimum or maximum of the stream's elements, each component on its own, as a stream of
+   * one element on the GPU (`result.stream`; `await result.read()`). Integer sums wrap mod 2^32 as
+   * scans do; float sums add in a fixed tree (4×4 texels per step), so they are reproducible but not
+   * a left-to-right sum. Min and max compare in the stream's own type; for floats in the order of
+   * `Float32Array.prototype.sort` (-0 before +0, NaN after +Infinity: max is NaN when any element is,
+   * min only when all are). An empty stream reduces to 0 (and -0 for a float sum). ceil(log4(side))
+   * passes: 6 for a 4096×4096 stream.
+   * @throws Error if `options.op` is not 'sum', 'min' or 'max', or the stream is disposed or belongs
+   * to another engine.
+   * @example
+   * ```ts
+   * const total = engine.reduce(engine.stream(new Uint32Array([3, 1, 4])), { op: 'sum' });
+   * await total.read(); // Uint32Array [8]
+   * ```
+   */
+  reduce<T extends StreamData>(stream: Stream<T>, options: ReduceOptions): ReduceResult<T> {
+    this.#assertAlive('reduce()');
+    this.#assertOwnStream('engine.reduce(stream)', stream);
+    const opts = optionsObject('engine.reduce(stream, options)', options, ['op']);
+    if (opts.op === undefined) throw new Error("engine.reduce(stream, options): options.op is required: 'sum', 'min' or 'max'");
+    const op = oneOf('engine.reduce(): options.op', opts.op, ['sum', 'min', 'max'] as const, 'sum');
+    const view = viewOf(stream);
+    return this.#gpu.guard.run(() => {
+      const target = reduce(this.#gpu, view, op, this.caps.maxTextureSize);
+      const result = this.#adopt(new Stream<T>({ owner: this.#owner, target, format: view.format, length: 1, lengthTarget: undefined }, layoutFor(1, this.caps.maxTextureSize), stream.type));
+      return new ReduceResult(result, op);
+    });
   }
 
   /**
@@ -633,6 +749,22 @@ export class Engine {
       const target = scope.target(1, 1, COUNT_FORMAT);
       uploadBits(this.#gpu, this.caps.uploadPath, target, Uint32Array.of(length));
       return scope.keep(target);
+    }));
+  }
+
+  #segmentedScan<T extends StreamData>(stream: Stream<T>, segments: Stream, exclusive: boolean): Stream<T> {
+    this.#assertOwnStream('engine.scan(): options.segments', segments);
+    const view = viewOf(stream);
+    const segmentsView = viewOf(segments);
+    if (view.length !== undefined && segmentsView.length !== undefined && view.length !== segmentsView.length) {
+      throw new Error(`engine.scan(): options.segments has ${segmentsView.length} elements but the stream has ${view.length}; segments[i] says whether a segment starts at i, so the lengths must match`);
+    }
+    return this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
+      const lengthTarget = view.length === undefined ? scope.own(copyTexel(this.#gpu, view.lengthTarget!, 0, 0)) : undefined;
+      const { value: result, stats } = this.#gpu.measure(() => segmentedScan(this.#gpu, view, segmentsView, exclusive));
+      this.lastScanStats = { ...stats, algorithm: 'recursive-doubling', radix: 4, blockSize: undefined, exclusive, segments: true };
+      if (lengthTarget) scope.keep(lengthTarget);
+      return this.#adopt(new Stream<T>({ owner: this.#owner, target: result, format: view.format, length: view.length, lengthTarget }, stream.layout, stream.type));
     }));
   }
 

@@ -16,7 +16,10 @@
  */
 export { createEngine, Engine } from './engine.js';
 export type { ScanStats } from './engine.js';
-export type { CompactOptions, EngineOptions, PartitionOptions, ScanOptions, StreamOptions, WarmUpCall } from './options.js';
+export type { CompactOptions, EngineOptions, PartitionOptions, ReduceOptions, ScanOptions, StreamOptions, WarmUpCall } from './options.js';
+export { ReduceResult } from './reduce.js';
+export type { ReduceOp } from './reduce.js';
+export { RunLengthResult } from './run-length.js';
 export { CompactResult } from './compact/result.js';
 export type { CompactStats } from './compact/result.js';
 export type { CompactionAlgorithm, RequestedAlgorithm } from './compact/algorithm-names.js';

@@ -7,7 +7,7 @@ import { isPowerOfTwo, MAX_BLOCK_SIZE, maxStreamLength, streamLimitText } from '
 import { DEFAULT_RADIX, defaultScan, radices, scanAlgorithmNames, type ScanAlgorithm } from './scan/algorithms.js';
 import { formatForComponents, streamComponents, type TexelFormat } from './texel-format.js';
 import { describe, oneOf, optionsObject } from './validate.js';
-import type { ElementType, StreamData } from './stream.js';
+import { Stream, type ElementType, type StreamData } from './stream.js';
 
 /** Options of {@link createEngine}; every one may be left out or `undefined` (its default). */
 export interface EngineOptions {
@@ -86,6 +86,14 @@ export interface ScanOptions {
   blockSize?: number | undefined;
   /** Recursive doubling: elements added per pass, 2 (the paper's), 4, 8 or 16. Default 4. */
   radix?: number | undefined;
+  /**
+   * A scan with segments: it restarts at every element i where the first component of
+   * `segments[i]` is not zero (as a value for a float32 stream, so -0.0 is zero; as bits otherwise),
+   * at any positions; element 0 always starts one. A stream of the same engine and length (elements
+   * past a GPU-resident segments length start no segment). Its own passes (recursive doubling that
+   * stops at segment starts): `algorithm`, `blockSize` and `radix` do not apply.
+   */
+  segments?: Stream | undefined;
 }
 
 /**
@@ -135,6 +143,12 @@ export interface PartitionOptions {
   keep: KeepOption;
   /** 'values' (default): the elements; 'indices': their positions in the input, as a `Uint32Array` stream. */
   output?: 'values' | 'indices' | undefined;
+}
+
+/** Options of `engine.reduce(stream, options)`. */
+export interface ReduceOptions {
+  /** 'sum' (integers wrap mod 2^32), 'min' or 'max' (in the stream's own type). Required. */
+  op: 'sum' | 'min' | 'max';
 }
 
 /** partition()'s options, checked. */
@@ -268,13 +282,22 @@ export interface ScanPlan {
   exclusive: boolean;
   blockSize: number | undefined;
   radix: number;
+  segments: Stream | undefined;
 }
 
 /** `tuned`: the whole-stream scan engine.tune() measured fastest for this size, if any. */
 export function parseScanOptions(options: unknown, rowWidth: number, texels: number, tuned?: ScanAlgorithm): ScanPlan {
-  const opts = optionsObject('engine.scan(stream, options)', options, ['algorithm', 'exclusive', 'blockSize', 'radix']);
+  const opts = optionsObject('engine.scan(stream, options)', options, ['algorithm', 'exclusive', 'blockSize', 'radix', 'segments']);
   const blockSize = opts.blockSize === undefined ? undefined : blockSizeOption('engine.scan(): options.blockSize', opts.blockSize, rowWidth);
+  let segments: Stream | undefined;
+  if (opts.segments !== undefined) {
+    if (!(opts.segments instanceof Stream)) throw new Error(`engine.scan(): options.segments must be a Stream of this engine (segments[i] != 0 starts a segment at i); got ${describe(opts.segments)}`);
+    const given = ['algorithm', 'blockSize', 'radix'].filter((name) => opts[name] !== undefined);
+    if (given.length > 0) throw new Error(`engine.scan(): options.${given[0]} does not apply with options.segments (a scan with segments has its own passes); leave it out`);
+    segments = opts.segments;
+  }
   return {
+    segments,
     algorithm: oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, blockSize === undefined && tuned ? tuned : defaultScan(blockSize, texels)),
     exclusive: booleanOption('engine.scan(): options.exclusive', opts.exclusive, false),
     blockSize,

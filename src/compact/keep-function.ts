@@ -433,3 +433,21 @@ export function describeUserCompileError(gl: WebGL2RenderingContext, fragmentSou
     gl.deleteShader(shader);
   }
 }
+
+/**
+ * engine.unique()'s test: element i starts a run (i is 0, or its words differ from element i - 1's
+ * in any of the stream's components). Reads the previous element from the pass's own u_values.
+ */
+export function uniqueKeepFunction(): KeepFunction {
+  return {
+    source: [
+      'bool keepElement(uvec4 bits, uint index) {',
+      '  if (index == 0u) return true;',
+      '  uvec4 previous = texelFetch(u_values, texelOf(index - 1u, uint(u_widthLog2)), 0);',
+      '  return any(notEqual(componentBits(bits), componentBits(previous)));',
+      '}',
+    ].join('\n'),
+    uniforms: {},
+    key: 'unique',
+  };
+}
