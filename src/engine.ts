@@ -11,7 +11,7 @@ import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
 import { timeOnGpu } from './gpu-timer.js';
 import { layoutFor, log2Exact, maxStreamLength } from './layout.js';
-import { DEFAULT_BLOCK_SIZE, parseCompactOptions, parseEngineOptions, parsePartitionOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type PartitionOptions, type ReduceOptions, type ScanOptions, type StreamOptions, type WarmUpCall } from './options.js';
+import { DEFAULT_BLOCK_SIZE, parseCompactOptions, parseEngineOptions, parsePartitionOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type PartitionOptions, type ReduceOptions, type ScanOptions, type SortOptions, type StreamOptions, type WarmUpCall } from './options.js';
 import type { Program } from './programs.js';
 import { Readback } from './readback.js';
 import type { RenderTarget } from './render-target.js';
@@ -22,6 +22,7 @@ import { gather } from './gather.js';
 import { segmentedScan } from './scan/segmented-scan.js';
 import { reduce, ReduceResult } from './reduce.js';
 import { runLengths, RunLengthResult } from './run-length.js';
+import { radixSort, SortResult } from './sort.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
@@ -461,6 +462,63 @@ export class Engine {
       const result = this.#adopt(new Stream<T>({ owner: this.#owner, target, format: view.format, length: 1, lengthTarget: undefined }, layoutFor(1, this.caps.maxTextureSize), stream.type));
       return new ReduceResult(result, op);
     });
+  }
+
+  /**
+   * Sorts `keys` (a stream of uint32, int32 or float32 scalars) on the GPU, stably: equal keys keep
+   * their input order, also when `descending`. Floats sort as `Float32Array.prototype.sort` does
+   * (-0 before +0, NaN last). `values` (any stream of the same length) move with their keys. An LSD
+   * radix sort over 2-bit digits on exact integer textures: per digit a flags pass, one scan of
+   * 4-component counts and a scatter (one point per element) for the keys and one for the values; 16
+   * digits for 32-bit keys, `bits / 2` with `bits`. Lengths on the GPU work too.
+   * @throws Error if `keys` has 4 components, `values` is another length, `bits` is given for keys
+   * that are not uint32, or a stream is disposed or belongs to another engine.
+   * @example
+   * ```ts
+   * const depth = engine.stream(new Float32Array([0.5, -1, 0.25]));
+   * const ids = engine.stream(new Uint32Array([0, 1, 2]));
+   * const sorted = engine.sort(depth, { values: ids, descending: true });
+   * await sorted.keys.read(); await sorted.values!.read(); // [0.5, 0.25, -1], [0, 2, 1]
+   * ```
+   */
+  sort<K extends StreamData, V extends StreamData = StreamData>(keys: Stream<K>, options?: SortOptions & { values?: Stream<V> | undefined }): SortResult<K, V> {
+    this.#assertAlive('sort()');
+    this.#assertOwnStream('engine.sort(keys)', keys);
+    const opts = optionsObject('engine.sort(keys, options)', options, ['values', 'descending', 'bits']);
+    if (keys.components !== 1) throw new Error(`engine.sort(keys): keys must be a stream of scalars (1 component); got ${keys.components} components. Sort by one of them and move the elements as values`);
+    const values = opts.values;
+    if (values !== undefined) {
+      this.#assertOwnStream('engine.sort(): options.values', values);
+      const [k, v] = [viewOf(keys).length, viewOf(values as Stream).length];
+      if (k !== undefined && v !== undefined && k !== v) throw new Error(`engine.sort(): options.values has ${v} elements but the keys have ${k}; each value moves with its key, so the lengths must match`);
+      if (values.layout.widthLog2 !== keys.layout.widthLog2 || values.layout.capacity < keys.layout.capacity) {
+        throw new Error(`engine.sort(): options.values is laid out for another length (a ${values.layout.width}×${values.layout.height} texture, the keys' is ${keys.layout.width}×${keys.layout.height}); pass values of the keys' length`);
+      }
+    }
+    if (opts.descending !== undefined && typeof opts.descending !== 'boolean') throw new Error(`engine.sort(): options.descending must be a boolean; got ${describe(opts.descending)}`);
+    let bits = 32;
+    if (opts.bits !== undefined) {
+      if (keys.type !== 'uint32') throw new Error(`engine.sort(): options.bits applies to uint32 keys only (the keys are ${keys.type}, whose order needs every bit)`);
+      if (typeof opts.bits !== 'number' || !Number.isInteger(opts.bits) || opts.bits < 1 || opts.bits > 32) throw new Error(`engine.sort(): options.bits must be an integer from 1 to 32; got ${describe(opts.bits)}`);
+      bits = opts.bits;
+    }
+    const keysView = viewOf(keys);
+    const valuesView = values === undefined ? undefined : viewOf(values as Stream);
+    return this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
+      const sorted = radixSort(this.#gpu, keysView, valuesView, { descending: opts.descending === true, bits }, this.caps.maxTextureSize);
+      scope.own(sorted.keys);
+      if (sorted.values) scope.own(sorted.values);
+      // Each result keeps its own copy of a GPU-resident length.
+      const lengthCopy = () => (keysView.length === undefined ? scope.own(copyTexel(this.#gpu, keysView.lengthTarget!, 0, 0)) : undefined);
+      const keyLength = lengthCopy();
+      const valueLength = sorted.values ? lengthCopy() : undefined;
+      for (const target of [sorted.keys, sorted.values, keyLength, valueLength]) if (target) scope.keep(target);
+      const sortedKeys = this.#adopt(new Stream<K>({ owner: this.#owner, target: sorted.keys, format: keysView.format, length: keysView.length, lengthTarget: keyLength }, keys.layout, keys.type));
+      const sortedValues = sorted.values && valuesView
+        ? this.#adopt(new Stream<V>({ owner: this.#owner, target: sorted.values, format: valuesView.format, length: keysView.length, lengthTarget: valueLength }, keys.layout, valuesView.type))
+        : undefined;
+      return new SortResult<K, V>(sortedKeys, sortedValues);
+    }));
   }
 
   /**

@@ -16,7 +16,8 @@
  */
 export { createEngine, Engine } from './engine.js';
 export type { ScanStats } from './engine.js';
-export type { CompactOptions, EngineOptions, PartitionOptions, ReduceOptions, ScanOptions, StreamOptions, WarmUpCall } from './options.js';
+export type { CompactOptions, EngineOptions, PartitionOptions, ReduceOptions, ScanOptions, SortOptions, StreamOptions, WarmUpCall } from './options.js';
+export { SortResult } from './sort.js';
 export { ReduceResult } from './reduce.js';
 export type { ReduceOp } from './reduce.js';
 export { RunLengthResult } from './run-length.js';

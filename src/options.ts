@@ -151,6 +151,19 @@ export interface ReduceOptions {
   op: 'sum' | 'min' | 'max';
 }
 
+/** Options of `engine.sort(keys, options)`. */
+export interface SortOptions {
+  /** A stream of the same engine and length (any type and components) moved with the keys. */
+  values?: Stream | undefined;
+  /** Largest keys first (still stable; a float NaN still last). Default false. */
+  descending?: boolean | undefined;
+  /**
+   * uint32 keys only: compare the low `bits` bits (1 to 32; every key must be below 2^bits), one
+   * pass per 2 bits: e.g. 16 for 16-bit depth keys halves the work. Default 32.
+   */
+  bits?: number | undefined;
+}
+
 /** partition()'s options, checked. */
 export interface PartitionPlan {
   keep: KeepOption;

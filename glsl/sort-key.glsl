@@ -1,0 +1,18 @@
+// A sort key: the element's first word as an unsigned integer whose order is the sort's order
+// (element-order.glsl: Float32Array.prototype.sort's for floats, NaN last). DESCENDING reverses
+// every key but a float NaN's, which stays last, as Float32Array.prototype.sort keeps it.
+#include "element-order.glsl"
+
+uint sortKey(uint bits) {
+  uint key = orderKey(bits);
+#ifdef DESCENDING
+#ifdef FLOAT_VALUES
+  if (key == 0xffffffffu) return key;   // NaN (no other float has this key)
+#endif
+  key = ~key;
+#endif
+  return key;
+}
+
+// Which of the 4 buckets of the digit at bit u_shift the key falls in.
+uint sortDigit(uint bits, int shift) { return (sortKey(bits) >> uint(shift)) & 3u; }

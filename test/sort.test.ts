@@ -1,0 +1,111 @@
+// engine.sort() (issue 22): a stable LSD radix sort, against the CPU: Float32Array.prototype.sort's
+// order for floats (-0 before +0, NaN last), stability with values, descending, GPU-resident lengths.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { StreamData } from '../src/index.js';
+import { expectSameBits, testEngine } from './support/engine.js';
+
+type Kind = 'float32' | 'uint32' | 'int32';
+const arrayOf = { float32: Float32Array, uint32: Uint32Array, int32: Int32Array } as const;
+
+/** The order of Float32Array.prototype.sort (and of integer comparison): -0 before +0, NaN last. */
+function compare(a: number, b: number): number {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number(Number.isNaN(a)) - Number(Number.isNaN(b));
+  if (a === 0 && b === 0) return Number(!Object.is(a, -0)) - Number(!Object.is(b, -0));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Input positions in stable sorted order (descending: reversed comparisons, NaN still last). */
+function stableOrder(keys: StreamData, descending: boolean): number[] {
+  const order = Array.from({ length: keys.length }, (_, i) => i);
+  return order.sort((i, j) => {
+    const [a, b] = [keys[i]!, keys[j]!];
+    if (descending && !Number.isNaN(a) && !Number.isNaN(b)) return compare(b, a) || i - j;
+    return compare(a, b) || i - j;
+  });
+}
+
+function randomKeys(kind: Kind, n: number, seed: number, distinct: number): StreamData {
+  let a = seed >>> 0;
+  const next = () => (a = (Math.imul(a, 1664525) + 1013904223) >>> 0);
+  const pool = Uint32Array.from({ length: distinct }, () => next());
+  const specials = [0, 0x80000000, 0x7fc00000, 0xffc00001, 0x7f800000, 0xff800000, 1, 0x80000001];
+  const words = Uint32Array.from({ length: n }, (_, i) => (kind === 'float32' && i % 11 === 0 ? specials[next() % specials.length]! : pool[next() % distinct]!));
+  return new arrayOf[kind](words.buffer);
+}
+
+const lengths = [1, 2, 33, 2047, 2049, 3 * 2048 + 5];
+
+describe('engine.sort(keys, { values, descending })', () => {
+  it.each(['uint32', 'int32', 'float32'] as Kind[])('%s keys with duplicates and an index payload: stable, ascending and descending', async (kind) => {
+    const engine = await testEngine();
+    for (const n of lengths) {
+      const keys = randomKeys(kind, n, n * 13 + kind.length, Math.max(2, n >> 3));
+      const keyStream = engine.stream(keys);
+      const ids = engine.stream(Uint32Array.from({ length: n }, (_, i) => i));
+      for (const descending of [false, true]) {
+        const order = stableOrder(keys, descending);
+        const sorted = engine.sort(keyStream, { values: ids, descending });
+        const label = `${kind} n=${n}${descending ? ' descending' : ''}`;
+        expectSameBits(new Uint32Array((await sorted.keys.read()).buffer), Uint32Array.from(order, (i) => new Uint32Array(keys.buffer)[i]!), `${label} keys`);
+        expectSameBits((await sorted.values!.read()) as Uint32Array, Uint32Array.from(order), `${label} values`);
+        sorted.dispose();
+      }
+      keyStream.dispose();
+      ids.dispose();
+    }
+  });
+
+  it('values of any type and 4 components move with their keys; keys alone; bits for small uint32 keys', async () => {
+    const engine = await testEngine();
+    const n = 5000;
+    const depth = Uint32Array.from({ length: n }, (_, i) => Math.imul(i, 2654435761) >>> 16); // 16-bit keys
+    const colors = Float32Array.from({ length: 4 * n }, (_, k) => k / 4);
+    const depthStream = engine.stream(depth);
+    const colorStream = engine.stream(colors, { components: 4 });
+    const order = stableOrder(depth, false);
+    const sorted = engine.sort(depthStream, { values: colorStream, bits: 16 });
+    expectSameBits(await sorted.keys.read(), Uint32Array.from(order, (i) => depth[i]!));
+    expectSameBits(await sorted.values!.read(), Float32Array.from(order.flatMap((i) => [0, 1, 2, 3].map((c) => colors[4 * i + c]!))));
+    expect(sorted.values!.components).toBe(4);
+    const alone = engine.sort(depthStream, { descending: true });
+    expect(alone.values).toBeUndefined();
+    expectSameBits(await alone.keys.read(), Uint32Array.from(stableOrder(depth, true), (i) => depth[i]!));
+    for (const s of [sorted, alone]) s.dispose();
+    depthStream.dispose();
+    colorStream.dispose();
+  });
+
+  it('keys whose length is on the GPU (a compaction), with values of the same layout', async () => {
+    const engine = await testEngine();
+    const source = Int32Array.from({ length: 6000 }, (_, i) => ((i * 7919) % 2001) - 1000);
+    const stream = engine.stream(source);
+    const negative = engine.compact(stream, { keep: { lessEqual: -1 } });
+    const where = engine.compact(stream, { keep: { lessEqual: -1 }, output: 'indices' });
+    const sorted = engine.sort(negative.stream, { values: where.stream });
+    const kept = Array.from({ length: source.length }, (_, i) => i).filter((i) => source[i]! <= -1);
+    const order = kept.sort((i, j) => source[i]! - source[j]! || i - j);
+    expectSameBits(await sorted.keys.read(), Int32Array.from(order, (i) => source[i]!));
+    expectSameBits(await sorted.values!.read(), Uint32Array.from(order));
+    for (const r of [sorted, negative, where]) r.dispose();
+    stream.dispose();
+  });
+
+  it('a property: any float32 bit patterns, stable', async () => {
+    const engine = await testEngine();
+    await fc.assert(
+      fc.asyncProperty(fc.uint32Array({ minLength: 1, maxLength: 3000 }), fc.boolean(), async (words, descending) => {
+        const keys = new Float32Array(words.buffer);
+        const keyStream = engine.stream(keys);
+        const ids = engine.stream(Uint32Array.from({ length: keys.length }, (_, i) => i));
+        const sorted = engine.sort(keyStream, { values: ids, descending });
+        const order = stableOrder(keys, descending);
+        expectSameBits((await sorted.values!.read()) as Uint32Array, Uint32Array.from(order));
+        sorted.dispose();
+        keyStream.dispose();
+        ids.dispose();
+      }),
+      { numRuns: 15, seed: 20261125 },
+    );
+  });
+});
