@@ -391,13 +391,18 @@ export class Engine {
     try {
       const values = this.gather(stream, starts.stream as Stream<Uint32Array>);
       const startsView = viewOf(starts.stream);
-      const counts = this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
-        const lengthTarget = scope.own(copyTexel(this.#gpu, startsView.lengthTarget!, 0, 0));
-        const target = runLengths(this.#gpu, viewOf(stream), startsView);
-        scope.keep(lengthTarget);
-        return this.#adopt(new Stream<Uint32Array>({ owner: this.#owner, target, format: COUNT_FORMAT, length: undefined, lengthTarget }, starts.stream.layout, 'uint32'));
-      }));
-      return new RunLengthResult(values, counts);
+      try {
+        const counts = this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
+          const lengthTarget = scope.own(copyTexel(this.#gpu, startsView.lengthTarget!, 0, 0));
+          const target = runLengths(this.#gpu, viewOf(stream), startsView);
+          scope.keep(lengthTarget);
+          return this.#adopt(new Stream<Uint32Array>({ owner: this.#owner, target, format: COUNT_FORMAT, length: undefined, lengthTarget }, starts.stream.layout, 'uint32'));
+        }));
+        return new RunLengthResult(values, counts);
+      } catch (error) {
+        values.dispose();
+        throw error;
+      }
     } finally {
       starts.dispose();
     }

@@ -40,6 +40,14 @@ function operations(transformFeedback: boolean): Operation[] {
   ops.push(['gather by indices whose length is on the GPU', (engine, stream, chained) => engine.gather(stream, chained as Stream<Uint32Array>)]);
   ops.push(['keep by flags (length on the GPU)', (engine, stream, chained) => engine.compact(stream, { keep: { flags: chained } })]);
   ops.push(['keep reading another stream', (engine, stream, chained) => engine.compact(stream, { keep: { glsl: 'return glcompactElement(other, index).x != 0u;', streams: { other: chained } }, algorithm: 'horn' })]);
+  ops.push(['unique', (engine, stream) => engine.unique(stream)]);
+  ops.push(['run-length encoding of a stream whose length is on the GPU', (engine, _stream, chained) => engine.runLengthEncode(chained)]);
+  ops.push(['reduce min of a stream whose length is on the GPU', (engine, _stream, chained) => engine.reduce(chained, { op: 'min' })]);
+  ops.push(['reduce sum', (engine, stream) => engine.reduce(stream, { op: 'sum' })]);
+  ops.push(['scan with segments (exclusive)', (engine, stream) => engine.scan(stream, { segments: stream, exclusive: true })]);
+  ops.push(['scan with segments of a stream whose length is on the GPU', (engine, stream, chained) => engine.scan(chained, { segments: stream })]);
+  ops.push(['sort with values', (engine, stream) => engine.sort(stream, { values: stream, bits: 8 })]);
+  ops.push(['sort of keys whose length is on the GPU', (engine, _stream, chained) => engine.sort(chained, { values: chained, descending: true, bits: 4 })]);
   return ops;
 }
 

@@ -23,6 +23,7 @@ import { densities, keptCount, uniformValues } from '../examples/demo/src/shared
 import { blockSizeFor, paperFigure7, traceJumps } from '../examples/demo/src/shared/jumping-jack.js';
 import { simulateParticles } from '../examples/demo/src/shared/particles-sim.js';
 import { baseInstances, cullOnCpu, INSTANCE_COUNT } from '../examples/demo/src/shared/three-culling-scene.js';
+import { baseSpheres, HIZ_LEVELS, INSTANCE_COUNT as HIZ_INSTANCE_COUNT, inFrustumCount } from '../examples/demo/src/shared/hiz-scene.js';
 
 type Engine = 'chromium' | 'firefox' | 'webkit';
 
@@ -174,13 +175,14 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
     expect(await closeAndErrors(page)).toEqual([]);
   }
 
-  it('index links the four pages', async () => {
+  it('index links the five pages', async () => {
     const page = await open('index.html', "document.getElementById('renderer').textContent !== ''");
     const links = await page.evaluate(() => [...document.querySelectorAll('.pages a')].map((a) => ({ href: a.getAttribute('href'), title: a.querySelector('h2')?.textContent })));
     expect(links).toEqual([
       { href: './step-by-step.html', title: 'Jumping Jack, step by step' },
       { href: './particles.html', title: 'Particles' },
       { href: './three-culling.html', title: 'three.js culling' },
+      { href: './hiz-culling.html', title: 'Hi-Z occlusion culling' },
       { href: './benchmark.html', title: 'Benchmark' },
     ]);
     for (const link of links) expect(await httpStatus(link.href!)).toBe(200);
@@ -368,6 +370,76 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
     // Chromium and Firefox report WebGL errors as console warnings the page cannot see; in WebKit
     // this sees only what the page itself (three.js) logs, and glError above stands for the rest.
     for (const { warnings, errors } of [gpu, cpu]) {
+      expect(warnings.filter((w) => /GL|THREE|WebGL/i.test(w))).toEqual([]);
+      expect(errors).toEqual([]);
+    }
+  });
+
+  it('Hi-Z culling: one compaction (frustum + pyramid) and two gathers, drawn from the GPU-resident count; pixel-identical to the CPU reference and to no culling; no readback per frame', async () => {
+    const frames = 2; // frames 0..2: the camera moves every frame
+    const size = 256;
+    interface HizState {
+      mode: string; draw: string; frame: number; done: boolean; instances: number; readbacksPerFrame: number[]; readbacksOutsideFrames: number;
+      blockingPerFrame: number[]; counts: number[]; pixels: string[]; inFrustum: number[]; inexact: number[]; maxPyramid: boolean[]; glError: number; renderer: string;
+    }
+    // One page after the other (WebKitWebDriver has one page at a time), each read and closed.
+    const run = async (query: string, name?: string) => {
+      const page = await open(`hiz-culling.html?capture=1&size=${size}&${query}`, 'window.demoState?.done === true', 110_000);
+      const state = await windowValue<HizState>(page, 'demoState');
+      if (name) await screenshot(page, name);
+      const { warnings } = await page.console();
+      return { state, warnings, errors: await closeAndErrors(page) };
+    };
+    const gpu = await run(`frames=${frames}`, 'hiz-culling');
+    const cpu = await run(`frames=${frames}&cull=cpu`);
+    // Frame 0 alone: with no culling at all (the culling must not change a pixel), and drawn as an InstancedMesh.
+    const none = await run('frames=0&cull=none');
+    const instanced = await run('frames=0&draw=instanced');
+    expect([gpu, cpu, none, instanced].map((r) => `${r.state.mode} ${r.state.draw}`)).toEqual(['gpu batched', 'cpu batched', 'none batched', 'gpu instanced']);
+    expect(gpu.state.instances).toBe(HIZ_INSTANCE_COUNT);
+    expect(gpu.state.renderer).toMatch(expected.renderer);
+    // The GPU's count of every frame (read after it was drawn) = the CPU's test on the same pyramid
+    expect(gpu.state.counts).toHaveLength(frames + 1);
+    expect(gpu.state.counts).toEqual(cpu.state.counts);
+    expect(instanced.state.counts).toEqual(gpu.state.counts.slice(0, 1));
+    // every value the CPU computed was exact in float32 (so the GPU computed the same), and the levels read back form a MAX pyramid
+    expect(cpu.state.inexact).toEqual(new Array(frames + 1).fill(0));
+    expect(cpu.state.maxPyramid).toEqual(new Array(frames + 1).fill(true));
+    // the frustum half of the test, recomputed here; the walls hide a good part of what is in the frustum
+    const spheres = baseSpheres();
+    expect(cpu.state.inFrustum).toEqual(Array.from({ length: frames + 1 }, (_, f) => inFrustumCount(spheres, f)));
+    for (let f = 0; f <= frames; f++) {
+      expect(gpu.state.counts[f], `frame ${f}: kept`).toBeGreaterThan(0.1 * HIZ_INSTANCE_COUNT);
+      expect(gpu.state.counts[f], `frame ${f}: kept of ${cpu.state.inFrustum[f]} in the frustum`).toBeLessThan(0.5 * cpu.state.inFrustum[f]);
+    }
+    expect(new Set(gpu.state.counts).size, 'the kept set changes as the camera moves').toBe(frames + 1);
+    // The frames: GPU = CPU culling, and frame 0 = no culling = the instanced draw, pixel for pixel; not empty
+    const pixelsOf = (state: HizState, f: number) => Buffer.from(state.pixels[f], 'base64');
+    const differing = (a: Buffer, b: Buffer) => {
+      let count = 0;
+      for (let k = 0; k < a.length; k += 4) if (a[k] !== b[k] || a[k + 1] !== b[k + 1] || a[k + 2] !== b[k + 2] || a[k + 3] !== b[k + 3]) count++;
+      return count;
+    };
+    for (let f = 0; f <= frames; f++) {
+      const a = pixelsOf(gpu.state, f);
+      expect(a.length).toBe(size * size * 4);
+      expect(differing(a, pixelsOf(cpu.state, f)), `frame ${f}: pixels differing from the CPU-culled reference`).toBe(0);
+      let lit = 0;
+      for (let k = 0; k < a.length; k += 4) if (a[k] + a[k + 1] + a[k + 2] > 60) lit++;
+      expect(lit, `frame ${f}: lit pixels`).toBeGreaterThan(size * size * 0.3);
+    }
+    expect(differing(pixelsOf(gpu.state, 0), pixelsOf(none.state, 0)), 'frame 0: pixels differing from no culling').toBe(0);
+    expect(differing(pixelsOf(gpu.state, 0), pixelsOf(instanced.state, 0)), 'frame 0: pixels differing from the InstancedMesh draw').toBe(0);
+    // no readPixels/getBufferSubData while any GPU-culled frame was rendered; the CPU reference reads each pyramid level every frame
+    expect(gpu.state.readbacksPerFrame).toEqual(new Array(frames + 1).fill(0));
+    expect(instanced.state.readbacksPerFrame).toEqual([0]);
+    expect(cpu.state.readbacksPerFrame).toEqual(new Array(frames + 1).fill(HIZ_LEVELS));
+    // and no state or status query (getParameter, getError, ...: each waits for the GPU) once the first frame has compiled the programs
+    expect(gpu.state.blockingPerFrame.slice(1)).toEqual(new Array(frames).fill(0));
+    // ... while the counter does see the reads made outside the frames (pixels, counts)
+    expect(gpu.state.readbacksOutsideFrames).toBeGreaterThanOrEqual(2 * (frames + 1));
+    for (const { state, warnings, errors } of [gpu, cpu, none, instanced]) {
+      expect(state.glError).toBe(0);
       expect(warnings.filter((w) => /GL|THREE|WebGL/i.test(w))).toEqual([]);
       expect(errors).toEqual([]);
     }

@@ -524,6 +524,40 @@ describe('keep.streams, keep.textures, keep.flags, gather and partition: bad inp
   });
 });
 
+describe('unique, runLengthEncode, reduce, scan with segments, sort: bad inputs', () => {
+  it('refused with the call and option named, nothing left behind', async () => {
+    const { gl, engine, stream } = await shared();
+    const vec4s = engine.stream(new Float32Array(8), { components: 4 });
+    const floats = engine.stream(new Float32Array(10_000));
+    const short = engine.stream(new Uint32Array(99));
+    const cases: Array<[() => unknown, ...string[]]> = [
+      [() => engine.reduce(stream, undefined as never), "engine.reduce(stream, options): options.op is required: 'sum', 'min' or 'max'"],
+      [() => engine.reduce(stream, { op: 'product' } as never), "engine.reduce(): options.op must be one of 'sum', 'min', 'max'", 'got "product"'],
+      [() => engine.reduce(stream, { op: 'sum', exclusive: true } as never), 'engine.reduce(stream, options): unknown option(s) exclusive; allowed: op'],
+      [() => engine.unique(new Uint32Array(3) as never), 'engine.unique(stream): stream must be a Stream made by engine.stream()'],
+      [() => engine.runLengthEncode(null as never), 'engine.runLengthEncode(stream): stream must be a Stream', 'got null'],
+      [() => engine.scan(stream, { segments: new Uint32Array(4) as never }), 'engine.scan(): options.segments must be a Stream of this engine', 'got Uint32Array(4)'],
+      [() => engine.scan(stream, { segments: stream, blockSize: 256 }), 'engine.scan(): options.blockSize does not apply with options.segments'],
+      [() => engine.scan(stream, { segments: stream, algorithm: 'blelloch' }), 'engine.scan(): options.algorithm does not apply with options.segments'],
+      [() => engine.scan(stream, { segments: short }), 'engine.scan(): options.segments has 99 elements but the stream has 10000', 'the lengths must match'],
+      [() => engine.sort(vec4s), 'engine.sort(keys): keys must be a stream of scalars (1 component); got 4 components'],
+      [() => engine.sort(stream, { values: short }), 'engine.sort(): options.values has 99 elements but the keys have 10000'],
+      [() => engine.sort(floats, { bits: 16 }), 'engine.sort(): options.bits applies to uint32 keys only (the keys are float32'],
+      [() => engine.sort(stream, { bits: 33 }), 'engine.sort(): options.bits must be an integer from 1 to 32', 'got 33'],
+      [() => engine.sort(stream, { descending: 'yes' } as never), 'engine.sort(): options.descending must be a boolean', 'got "yes"'],
+      [() => engine.sort(stream, { order: 'desc' } as never), 'engine.sort(keys, options): unknown option(s) order; allowed: values, descending, bits'],
+    ];
+    for (const [bad, ...parts] of cases) await expectCleanFailure(gl, engine, bad, ...parts);
+    const other = createEngine(gl);
+    const foreign = other.stream(new Uint32Array(10_000));
+    await expectCleanFailure(gl, engine, () => engine.sort(stream, { values: foreign }), 'engine.sort(): options.values', 'this stream belongs to another engine');
+    await expectCleanFailure(gl, engine, () => engine.scan(stream, { segments: foreign }), 'engine.scan(): options.segments', 'this stream belongs to another engine');
+    await expectCleanFailure(gl, engine, () => engine.reduce(foreign, { op: 'max' }), 'engine.reduce(stream)', 'this stream belongs to another engine');
+    other.dispose();
+    for (const s of [vec4s, floats, short]) s.dispose();
+  });
+});
+
 describe('engine.compact(): user GLSL that does not compile', () => {
   it.each([
     ['an undeclared name', 'uint limit = 5u;\nreturn value.x < limt;', ['keep.glsl does not compile', 'line 2:', '> 2 | return value.x < limt;', '  1 | uint limit = 5u;']],
