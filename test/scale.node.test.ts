@@ -73,4 +73,25 @@ describe.skipIf(!fits)('exact past 2^24 (needs MAX_TEXTURE_SIZE >= 8192: skipped
     }
     stream.dispose();
   });
+  it('reduce and sort past 2^24: a sum of n ones is n, the max index n - 1; a stable sort moves every index to its place', async () => {
+    const engine = await testEngine();
+    const ones = engine.stream(new Uint32Array(n).fill(1));
+    expect(Array.from(await engine.reduce(ones, { op: 'sum' }).read())).toEqual([n]);
+    ones.dispose();
+    const positions = engine.stream(Uint32Array.from({ length: n }, (_, i) => i));
+    expect(Array.from(await engine.reduce(positions, { op: 'max' }).read())).toEqual([n - 1]);
+    // 4-bit keys (2 digits keep the run short on llvmpipe); positions past 2^24 in every bucket
+    const keys = Uint32Array.from({ length: n }, (_, i) => Math.imul(i, 2654435761) >>> 28);
+    const keyStream = engine.stream(keys);
+    const sorted = engine.sort(keyStream, { values: positions, bits: 4 });
+    const starts = new Uint32Array(17);
+    for (const k of keys) starts[k + 1]!++;
+    for (let d = 1; d <= 16; d++) starts[d]! += starts[d - 1]!;
+    const expected = new Uint32Array(n);
+    for (let i = 0; i < n; i++) expected[starts[keys[i]!]!++] = i;
+    expectSameBits((await sorted.values!.read()) as Uint32Array, expected, 'sorted positions');
+    sorted.dispose();
+    keyStream.dispose();
+    positions.dispose();
+  });
 });
