@@ -563,7 +563,6 @@ describe('engine.compact(): user GLSL that does not compile', () => {
     ['an undeclared name', 'uint limit = 5u;\nreturn value.x < limt;', ['keep.glsl does not compile', 'line 2:', '> 2 | return value.x < limt;', '  1 | uint limit = 5u;']],
     ['a type error', 'return value.x;', ['keep.glsl does not compile', 'line 1:', '> 1 | return value.x;']],
     ['a float literal against a uint value', 'return value.x > 2.0;', ['keep.glsl does not compile', 'line 1:', '> 1 | return value.x > 2.0;']],
-    ['a missing return', 'uint x = value.x;', ['keep.glsl does not compile', '  1 | uint x = value.x;']],
     ['a syntax error on line 3', 'bool a = true;\nbool b = false;\nreturn a &&& b;', ['keep.glsl does not compile', 'line 3:', '> 3 | return a &&& b;']],
   ])('%s: the message quotes the user line', async (_, glsl, parts) => {
     const { gl, engine, stream } = await shared();
@@ -572,6 +571,12 @@ describe('engine.compact(): user GLSL that does not compile', () => {
     // the bitmask compaction runs the keep test in its own pass (keep-bitmask.frag): the same message
     const bitmask = await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl }, algorithm: 'bitmask' }), ...parts);
     expect(bitmask).toContain('your keep(uvec4 value, uint index) body:');
+  });
+
+  it('a body without return, and a name meant for keep.uniforms', async () => {
+    const { gl, engine, stream } = await shared();
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl: 'value.x > 2u;' } }), 'keep.glsl: the keep() body has no return statement', "e.g. 'return value.x > 0.5;'");
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: { glsl: 'return value.x > minLife;' } }), "'minLife' is not declared: pass a value in keep.uniforms (e.g. uniforms: { minLife: 1 })", 'keep.streams', 'keep.textures');
   });
 
   it('the message shows the uniforms in their GLSL types', async () => {

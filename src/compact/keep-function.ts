@@ -426,9 +426,12 @@ export function describeUserCompileError(gl: WebGL2RenderingContext, fragmentSou
     const signature = signatureLine === -1 ? 'keep(value, index)' : lines[signatureLine].slice('bool '.length, -' {'.length);
     const uniforms = lines.slice(signatureLine + 1, bodyStart).map((line) => line.trim().replace(/ = .*$/, ''));
     const uniformsLine = uniforms.length > 0 ? `your uniforms: ${uniforms.join(', ')}\n` : '';
+    // A name the body uses but nobody declared is most often a value meant for keep.uniforms.
+    const undeclared = [...new Set([...log.matchAll(/'(\w+)' : undeclared identifier/g)].map((m) => m[1]!))];
+    const hint = undeclared.length === 0 ? '' : `${undeclared.map((n) => `'${n}'`).join(', ')} ${undeclared.length === 1 ? 'is' : 'are'} not declared: pass a value in keep.uniforms (e.g. uniforms: { ${undeclared[0]}: 1 }), a stream in keep.streams or a texture in keep.textures, or declare it in the body\n`;
     const width = String(bodyLines.length).length;
     const quoted = bodyLines.map((line, i) => `${marked.has(i + 1) ? '>' : ' '} ${String(i + 1).padStart(width)} | ${line}`);
-    return `keep.glsl does not compile:\n${messages.map((m) => `  ${m}`).join('\n')}\n${uniformsLine}your ${signature} body:\n${quoted.join('\n')}`;
+    return `keep.glsl does not compile:\n${messages.map((m) => `  ${m}`).join('\n')}\n${hint}${uniformsLine}your ${signature} body:\n${quoted.join('\n')}`;
   } finally {
     gl.deleteShader(shader);
   }

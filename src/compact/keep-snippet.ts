@@ -184,4 +184,9 @@ export function checkUserSnippet(body: string): void {
       throw snippetError(`'${name}' uses the engine's u_ prefix, reserved for its uniforms (line ${lineAt(code, offset)}); rename it, or pass your own values as keep.uniforms`);
     }
   }
+  // A body that never returns would fail to compile with a bare "'}' : syntax error" (or compile
+  // and return garbage on lenient drivers); say what is missing instead.
+  if (![...identifiersOf(code)].some(({ name }) => name === 'return')) {
+    throw snippetError(`the keep() body has no return statement; it must return a bool for each element, e.g. 'return value.x > 0.5;'`);
+  }
 }
