@@ -15,6 +15,19 @@
 //
 // The pool is a stream the engine made (engine.stream), and we render into its public texture
 // (stream.texture), keeping its layout (stream.layout); the engine owns and frees it.
+//
+// Why compact and not engine.partition (which keeps the dead slots behind the live ones): this
+// pool has no slots to keep. Nothing refers to a particle by its slot, so every frame the live
+// particles move to the front (compact) and the simulate pass appends the new ones right behind
+// them, at [live, live + emit), finding `live` on the GPU in the length texture: the free space is
+// always the tail past the live count, and it needs no list. A partition would put the dead ones in
+// that tail, where the next simulate pass overwrites them unread. A free-slot list pays off where
+// particles must stay in their slots (other buffers index them, or their state is too big to move
+// every frame): there `engine.partition(pool, { keep, output: 'indices' })` lists the free slots
+// after the live ones, and a respawn pass has to scatter new particles into them (a point draw per
+// new particle, since a fragment pass writes only its own texel). Also, a partition's kept count is
+// read with `await result.count()` only (its stream's length, and so its lengthTexture, is the whole
+// pool's), and this page reads no count in its render loop.
 import { streamGlsl, type CompactResult, type Stream } from 'glcompact';
 import { compileProgram } from './shared/gl-program.js';
 import { element, engineOn, showError } from './shared/page.js';
