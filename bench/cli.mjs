@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { createEngine } from 'glcompact';
 import { createHeadlessContext, destroyHeadlessContext, headlessRenderer } from 'glcompact/node';
-import { autoCheck, contractCost, densityCrossover } from './lib/analyze.mjs';
+import { autoCheck, contractCost, densityCrossover, familyRatios } from './lib/analyze.mjs';
 import { chartSpec, renderSvg } from './lib/charts.mjs';
 import { BenchContext, VerificationError } from './lib/runner.mjs';
 import { SWEEP_NAMES, SWEEPS } from './lib/sweeps.mjs';
@@ -45,6 +45,11 @@ Sweeps:
   state-contract  the GL state contract's cost: a 2^16 compaction on an engine with the contract
                (default) vs one with preserveState: false, per call (loops of 20 calls, quick: 10,
                between engine.finish() calls; median of 31 runs, quick: 15; ignores --repeats)
+  family       n = 2^16..2^24 (quick: up to 2^20): engine.sort (uint32 keys with index values and
+               alone, 16-bit keys with bits: 16, float32 keys) against a JS stable LSD counting sort
+               and TypedArray.prototype.sort; unique, runLengthEncode, reduce sum/min/max, scan with
+               segments and partition against plain JS loops; all checked bit-exactly in the warm-up
+               (quick: the GPU sorts are timed 3 times whatever --repeats says)
 
 Timing: wall time around the operation plus a one-texel sync (await result.count() and then
 await engine.finish() for compactions, await engine.finish() for scans), median and
@@ -195,6 +200,7 @@ async function main() {
         sweep.autoCheck = autoCheck(points);
       }
       if (plan.name === 'state-contract') sweep.contractCost = contractCost(points);
+      if (plan.name === 'family') sweep.sortRatios = familyRatios(points);
       results.push(sweep);
     }
   } finally {

@@ -118,3 +118,33 @@ export function contractCost(points) {
     note: 'medians of the per-call times (total: between two engine.finish() calls; submit: issuing the calls only); a negative overhead means the difference is within the noise',
   };
 }
+
+/**
+ * The family sweep's headline ratios per size: each GPU sort's median over the host sorts' medians
+ * (below 1: the GPU sort is faster), and the passes of each GPU sort.
+ */
+export function familyRatios(points) {
+  const at = (log2n, series) => points.find((p) => p.log2n === log2n && p.series === series);
+  const ratio = (a, b) => (a && b ? Math.round((a.medianMs / b.medianMs) * 1000) / 1000 : null);
+  const sizes = [...new Set(points.map((p) => p.log2n))].sort((a, b) => a - b);
+  return sizes.map((log2n) => {
+    const gpuU32 = at(log2n, 'GPU radix sort + values, uint32 keys');
+    const gpuU32Keys = at(log2n, 'GPU radix sort, keys only, uint32 keys');
+    const nativeU32 = at(log2n, 'TypedArray.prototype.sort, keys only, uint32 keys');
+    const lsdU32 = at(log2n, 'JS LSD counting sort + values, uint32 keys');
+    const gpu16 = at(log2n, 'GPU radix sort + values, 16-bit keys');
+    const lsd16 = at(log2n, 'JS LSD counting sort + values, 16-bit keys');
+    const gpuF32 = at(log2n, 'GPU radix sort + values, float32 keys');
+    const nativeF32 = at(log2n, 'TypedArray.prototype.sort, keys only, float32 keys');
+    const lsdF32 = at(log2n, 'JS LSD counting sort + values, float32 keys');
+    return {
+      log2n,
+      gpuSortUint32WithValuesOverUint32ArraySort: ratio(gpuU32, nativeU32),
+      gpuSortUint32KeysOnlyOverUint32ArraySort: ratio(gpuU32Keys, nativeU32),
+      gpuSortUint32WithValuesOverJsLsd: ratio(gpuU32, lsdU32),
+      gpuSort16BitWithValuesOverJsLsd16: ratio(gpu16, lsd16),
+      gpuSortFloat32WithValuesOverFloat32ArraySort: ratio(gpuF32, nativeF32),
+      gpuSortFloat32WithValuesOverJsLsd: ratio(gpuF32, lsdF32),
+    };
+  });
+}

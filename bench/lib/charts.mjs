@@ -182,7 +182,42 @@ function contractSpec(meta, sweep) {
   };
 }
 
-const SPECS = { density: densitySpec, 'block-size': blockSizeSpec, sizes: sizesSpec, 'state-contract': contractSpec, peers: peersSpec };
+/**
+ * The family sweep: two log-log panels, the sorts (colour: the keys; dash: GPU sort with values,
+ * GPU sort of keys alone, the JS LSD sort, TypedArray.prototype.sort) and the other calls (colour:
+ * the operation; dash: GPU vs the JS loop).
+ */
+function familySpec(meta, sweep) {
+  const x = { field: 'log2n', type: 'quantitative', title: 'stream length n (elements, log scale)', axis: { values: sweep.config.sizes.map(Math.log2), labelExpr: "'2^' + datum.value" }, scale: { zero: false } };
+  const y = { field: 'medianMs', type: 'quantitative', title: 'time per call (ms, log scale)', scale: { type: 'log' }, axis: { tickCount: 6, format: '~g' } };
+  const panel = (name, heading, colourTitle, dashTitle) => {
+    const points = sweep.points.filter((p) => p.panel === name);
+    const colourField = { field: 'operand', type: 'nominal', title: colourTitle, scale: { scheme: 'category10' }, sort: [...new Set(points.map((p) => p.operand))] };
+    const dash = { field: 'how', type: 'nominal', title: dashTitle, sort: [...new Set(points.map((p) => p.how))] };
+    return {
+      width: 720, height: 340,
+      title: { text: heading, fontSize: 13, anchor: 'start' },
+      data: { values: points },
+      layer: [
+        { mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.6 }, encoding: { x, y: { field: 'q1Ms', type: 'quantitative' }, y2: { field: 'q3Ms' }, color: colourField, detail: { field: 'series' } } },
+        {
+          mark: { type: 'line', point: { size: 30 }, strokeWidth: 2 },
+          encoding: { x, y, color: colourField, strokeDash: dash, shape: dash, detail: { field: 'series' }, tooltip: [{ field: 'series' }, { field: 'medianMs' }] },
+        },
+      ],
+    };
+  };
+  return {
+    $schema: SCHEMA, config, title: title(meta, sweep, 'Sort family vs the host'),
+    vconcat: [
+      panel('sort', 'engine.sort vs host sorts (values: uint32 indices)', 'keys', 'implementation'),
+      panel('primitives', 'unique, runLengthEncode, reduce, scan with segments, partition vs JS loops', 'operation', 'implementation'),
+    ],
+    resolve: { scale: { color: 'independent', strokeDash: 'independent', shape: 'independent' }, legend: { color: 'independent', strokeDash: 'independent', shape: 'independent' } },
+  };
+}
+
+const SPECS = { density: densitySpec, 'block-size': blockSizeSpec, sizes: sizesSpec, 'state-contract': contractSpec, peers: peersSpec, family: familySpec };
 
 export function chartSpec(meta, sweep) {
   const spec = SPECS[sweep.name](meta, sweep);

@@ -3,6 +3,7 @@
 // (`await result.count()` then `await engine.finish()` for compactions, `await engine.finish()`
 // for scans).
 import { cpuFilter, cpuPrefixSum, cpuSegmentedPrefixSum, uniformBytes, uniformFloats } from './data.mjs';
+import { familyTrial } from './family.mjs';
 import { summarize } from './stats.mjs';
 
 export class VerificationError extends Error {
@@ -27,6 +28,7 @@ export class BenchContext {
     /** Engines made for points with `engineOptions`, by their JSON (disposed by release()). */
     this.otherEngines = new Map();
     this.datasets = new Map();
+    this.memos = new Map();
     this.expectedFilter = undefined; // the last CPU filter reference (points are ordered so it is reused)
     this.orderState = 12345; // seed of the per-round order of the timed runs
     warmUpCpuLoops();
@@ -49,18 +51,31 @@ export class BenchContext {
     return engine;
   }
 
-  /** The seeded input of `kind` and size `n`, and its stream on `engine` (streams belong to one engine). */
+  /** The seeded input of `kind` ('floats' or 'bytes') and size `n`, and its stream on `engine` (streams belong to one engine). */
   dataset(kind, n, engine = this.engine) {
-    const key = `${kind}:${n}`;
+    return this.input(kind, n, (size) => (kind === 'floats' ? uniformFloats(size, FLOAT_SEED) : uniformBytes(size, BYTE_SEED)), engine);
+  }
+
+  /**
+   * The CPU array `name` of size `n` (made once by `make(n)`) and, when `engine` is given, its stream
+   * on that engine (made on first use; streams belong to one engine). Freed by release().
+   */
+  input(name, n, make, engine) {
+    const key = `${name}:${n}`;
     let entry = this.datasets.get(key);
     if (!entry) {
-      const data = kind === 'floats' ? uniformFloats(n, FLOAT_SEED) : uniformBytes(n, BYTE_SEED);
-      entry = { data, stream: this.engine.stream(data), streams: new Map() };
-      entry.streams.set(this.engine, entry.stream);
+      entry = { data: make(n), streams: new Map() };
       this.datasets.set(key, entry);
     }
+    if (!engine) return { data: entry.data };
     if (!entry.streams.has(engine)) entry.streams.set(engine, engine.stream(entry.data));
     return { data: entry.data, stream: entry.streams.get(engine) };
+  }
+
+  /** A value computed once per key until release() (CPU references of the family sweep). */
+  memo(key, compute) {
+    if (!this.memos.has(key)) this.memos.set(key, compute());
+    return this.memos.get(key);
   }
 
   /** Frees the GPU streams, the engine's idle pooled textures, the other engines and the CPU arrays (between sweeps). */
@@ -70,6 +85,7 @@ export class BenchContext {
     for (const engine of this.otherEngines.values()) engine.dispose();
     this.otherEngines.clear();
     this.datasets.clear();
+    this.memos.clear();
     this.expectedFilter = undefined;
   }
 
@@ -132,6 +148,7 @@ export class BenchContext {
       case 'scan': return this.scanTrial(point);
       case 'cpu-filter': return this.cpuFilterTrial(point);
       case 'cpu-scan': return this.cpuScanTrial(point);
+      case 'family': return familyTrial(this, point);
       default: throw new Error(`internal: unknown point kind ${point.kind}`);
     }
   }

@@ -103,7 +103,40 @@ function contractTable(sweep) {
   return text;
 }
 
-const TABLES = { density: densityTable, 'block-size': blockSizeTable, sizes: sizesTable, 'state-contract': contractTable };
+function familyTables(sweep) {
+  const rows = grid(sweep.points, 'log2n');
+  const sortCols = [
+    ['GPU u32+v', 'GPU radix sort + values, uint32 keys'], ['GPU u32', 'GPU radix sort, keys only, uint32 keys'],
+    ['JS LSD u32+v', 'JS LSD counting sort + values, uint32 keys'], ['U32.sort', 'TypedArray.prototype.sort, keys only, uint32 keys'],
+    ['GPU 16b+v', 'GPU radix sort + values, 16-bit keys'], ['JS LSD 16b+v', 'JS LSD counting sort + values, 16-bit keys'], ['U32.sort 16b', 'TypedArray.prototype.sort, keys only, 16-bit keys'],
+    ['GPU f32+v', 'GPU radix sort + values, float32 keys'], ['JS LSD f32+v', 'JS LSD counting sort + values, float32 keys'], ['F32.sort', 'TypedArray.prototype.sort, keys only, float32 keys'],
+  ];
+  const sortRows = rows.map(([log2n, s]) => {
+    const row = { n: `2^${log2n}` };
+    for (const [label, series] of sortCols) row[label] = ms(s.get(series));
+    const gpu = s.get('GPU radix sort + values, uint32 keys');
+    const native = s.get('TypedArray.prototype.sort, keys only, uint32 keys');
+    row['GPU u32+v / U32.sort'] = gpu && native ? (gpu.medianMs / native.medianMs).toFixed(2) : '-';
+    return row;
+  });
+  const ops = ['unique', 'runLengthEncode', 'reduce sum', 'reduce min', 'reduce max', 'scan with segments', 'partition'];
+  const primitiveRows = rows.map(([log2n, s]) => {
+    const row = { n: `2^${log2n}` };
+    for (const op of ops) {
+      row[`${op} GPU`] = ms(s.get(`GPU ${op}`));
+      row[`${op} JS`] = ms(s.get(`JS loop ${op}`));
+    }
+    return row;
+  });
+  const passes = sweep.points.filter((p) => p.op === 'sort' && p.method === 'gpu').map((p) => ({
+    n: `2^${p.log2n}`, sort: p.series, 'draws counted': p.glDrawCalls, formula: p.sortPasses.formulaText, match: p.sortPasses.matches ? 'yes' : 'NO',
+  }));
+  return table('family: sorts (median ms; GPU = engine.sort + await engine.finish(); +v: with uint32 index values)', sortRows) + '\n' +
+    table('family: primitives (median ms; GPU = call + await engine.finish(); JS = a plain loop)', primitiveRows) + '\n' +
+    table('family: draw calls per GPU sort (counted by wrapping the context, against the pass formula of src/sort.ts)', passes);
+}
+
+const TABLES = { density: densityTable, 'block-size': blockSizeTable, sizes: sizesTable, 'state-contract': contractTable, family: familyTables };
 
 export function summaryText(sweeps) {
   return sweeps.map((s) => TABLES[s.name](s)).join('\n');

@@ -1,3 +1,5 @@
+import { FAMILY_ENGINE_OPTIONS, FAMILY_INPUTS, FAMILY_SEEDS, SORT_CASES } from './family.mjs';
+
 // The sweeps: which points each one measures. A point is one operation at one x value; the
 // runner (runner.mjs) times it. Points are ordered x-major so the series interleave in time
 // (slow drift on a shared machine then hits every series alike).
@@ -115,6 +117,70 @@ SWEEPS['state-contract'] = {
     ].map(([series, engineOptions]) => ({
       sweep: 'state-contract', series, kind: 'compact-loop', n: c.n, x, options, engineOptions, callsPerRun: c.callsPerRun, repeats: c.repeats, verifyValues: true,
     }));
+  },
+};
+
+// The new calls of the sort family (issue 22): engine.sort against host sorts, and unique,
+// runLengthEncode, reduce, scan with segments and partition against plain host loops doing the same.
+// Each point is checked bit-exactly against the CPU in its warm-up (bench/lib/family.mjs).
+const SORT_METHODS = {
+  'gpu-values': 'GPU radix sort + values',
+  'gpu-keys': 'GPU radix sort, keys only',
+  'cpu-lsd': 'JS LSD counting sort + values',
+  'cpu-native-sort': 'TypedArray.prototype.sort, keys only',
+};
+const PRIMITIVES = [
+  ['unique', 'unique', {}],
+  ['runLengthEncode', 'runLengthEncode', {}],
+  ['reduce sum', 'reduce', { reduceOp: 'sum' }],
+  ['reduce min', 'reduce', { reduceOp: 'min' }],
+  ['reduce max', 'reduce', { reduceOp: 'max' }],
+  ['scan with segments', 'scan-segments', {}],
+  ['partition', 'partition', {}],
+];
+
+SWEEPS.family = {
+  title: 'Sort family: engine.sort, unique, runLengthEncode, reduce, segmented scan, partition vs the host',
+  describe: (c) => `n = 2^${Math.log2(c.sizes[0])}..2^${Math.log2(c.sizes.at(-1))}; engine.sort (LSD radix, 2-bit digits) of random uint32 keys (with uint32 index values and alone), ` +
+    '16-bit depth keys with index values (bits: 16) and signed float32 keys with index values, against a JS stable LSD counting sort (8-bit digits, with values) and TypedArray.prototype.sort on a copy (keys only); ' +
+    'unique and runLengthEncode (runs of 1..16), reduce sum/min/max (uint32), scan with segments (heads 1/256), partition (50 % kept) against plain JS loops; GPU: call + await engine.finish()' +
+    (c.gpuSortRepeats ? `; the GPU sorts: median of ${c.gpuSortRepeats} runs` : ''),
+  config: (quick) => ({
+    sizes: (quick ? [16, 18, 20] : [16, 18, 20, 22, 24]).map((e) => 2 ** e),
+    engineOptions: FAMILY_ENGINE_OPTIONS,
+    seeds: FAMILY_SEEDS,
+    inputs: FAMILY_INPUTS,
+    // On llvmpipe one 2^20 sort takes ~20 s: the quick run times the GPU sorts 3 times, not --repeats.
+    gpuSortRepeats: quick ? 3 : undefined,
+  }),
+  points(c) {
+    const points = [];
+    const base = (n) => ({ sweep: 'family', kind: 'family', n, x: { log2n: Math.log2(n) } });
+    for (const n of c.sizes) {
+      for (const [caseName, sortCase] of Object.entries(SORT_CASES)) {
+        const methods = caseName === 'uint32' ? ['gpu-values', 'gpu-keys', 'cpu-lsd', 'cpu-native-sort'] : ['gpu-values', 'cpu-lsd', 'cpu-native-sort'];
+        for (const m of methods) {
+          const gpu = m.startsWith('gpu');
+          const withValues = m === 'gpu-values' || m === 'cpu-lsd';
+          const options = gpu
+            ? { ...(withValues ? { values: 'uint32 indices stream' } : {}), ...(sortCase.bits ? { bits: sortCase.bits } : {}) }
+            : m === 'cpu-lsd' ? { passes: `${sortCase.lsdPasses} × 8 bits`, values: 'uint32 indices', ...(sortCase.float ? { orderMapped: true } : {}) } : { call: `${sortCase.native} on a copy` };
+          points.push({
+            ...base(n),
+            series: `${SORT_METHODS[m]}, ${sortCase.operand}`,
+            op: 'sort', panel: 'sort', operand: sortCase.operand, method: gpu ? 'gpu' : m, sortMethod: SORT_METHODS[m],
+            sortCase: caseName, withValues, options,
+            ...(gpu ? { engineOptions: c.engineOptions, repeats: c.gpuSortRepeats } : {}),
+          });
+        }
+      }
+      for (const [name, op, extra] of PRIMITIVES) {
+        const options = op === 'reduce' ? { op: extra.reduceOp } : op === 'scan-segments' ? { segments: 'uint32 heads stream' } : op === 'partition' ? { keep: { lessEqual: 0.5 } } : {};
+        points.push({ ...base(n), series: `GPU ${name}`, op, panel: 'primitives', operand: name, method: 'gpu', ...extra, options, engineOptions: c.engineOptions });
+        points.push({ ...base(n), series: `JS loop ${name}`, op, panel: 'primitives', operand: name, method: 'cpu-loop', ...extra, options: {} });
+      }
+    }
+    return points;
   },
 };
 
