@@ -20,9 +20,12 @@ import { DEFAULT_RADIX, defaultScan, scanAlgorithms, type ScanAlgorithm, type Sc
 import { globalScan } from './scan/global-scan.js';
 import { gather } from './gather.js';
 import { segmentedScan } from './scan/segmented-scan.js';
-import { reduce, ReduceResult } from './reduce.js';
-import { runLengths, RunLengthResult } from './run-length.js';
-import { radixSort, SortResult } from './sort.js';
+import { reduce } from './reduce.js';
+import { ReduceResult } from './reduce-result.js';
+import { runLengths } from './run-length.js';
+import { RunLengthResult } from './run-length-result.js';
+import { radixSort } from './sort.js';
+import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
@@ -246,6 +249,7 @@ export class Engine {
       { ...stream.layout, length: stream.layout.capacity },
       plan.outputIndices ? 'uint32' : stream.type,
     ));
+    const scans = entry.blocks || plan.algorithm === 'horn-global';
     const compactStats: CompactStats = {
       ...stats,
       algorithm: plan.algorithm,
@@ -253,8 +257,8 @@ export class Engine {
       order: entry.keepsOrder ? 'keep' : 'any',
       concat: entry.blocks ? concat : 'none',
       blockSize: entry.blocks ? blockSize : undefined,
-      scan: plan.scan,
-      radix: plan.radix,
+      scan: scans ? plan.scan : undefined,
+      radix: scans && plan.scan === 'recursive-doubling' ? plan.radix : undefined,
       output: plan.outputIndices ? 'indices' : 'values',
     };
     return new CompactResult(output, compactStats);
@@ -317,7 +321,7 @@ export class Engine {
       concat: 'none',
       blockSize: undefined,
       scan: 'blelloch',
-      radix: DEFAULT_RADIX,
+      radix: undefined,
       output: plan.outputIndices ? 'indices' : 'values',
     }, keptCount);
   }
@@ -433,8 +437,8 @@ export class Engine {
       order: 'keep',
       concat: 'none',
       blockSize: undefined,
-      scan: 'blelloch',
-      radix: DEFAULT_RADIX,
+      scan: undefined,
+      radix: undefined,
       output: indices ? 'indices' : 'values',
     });
   }

@@ -17,10 +17,10 @@
 export { createEngine, Engine } from './engine.js';
 export type { ScanStats } from './engine.js';
 export type { CompactOptions, EngineOptions, PartitionOptions, ReduceOptions, ScanOptions, SortOptions, StreamOptions, WarmUpCall } from './options.js';
-export { SortResult } from './sort.js';
-export { ReduceResult } from './reduce.js';
-export type { ReduceOp } from './reduce.js';
-export { RunLengthResult } from './run-length.js';
+export { SortResult } from './sort-result.js';
+export { ReduceResult } from './reduce-result.js';
+export type { ReduceOp } from './reduce-result.js';
+export { RunLengthResult } from './run-length-result.js';
 export { CompactResult } from './compact/result.js';
 export type { CompactStats } from './compact/result.js';
 export type { CompactionAlgorithm, RequestedAlgorithm } from './compact/algorithm-names.js';

@@ -309,12 +309,17 @@ export function parseScanOptions(options: unknown, rowWidth: number, texels: num
     if (given.length > 0) throw new Error(`engine.scan(): options.${given[0]} does not apply with options.segments (a scan with segments has its own passes); leave it out`);
     segments = opts.segments;
   }
+  const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, blockSize === undefined && tuned ? tuned : defaultScan(blockSize, texels));
+  const radix = radixOption('engine.scan(): options.radix', opts.radix);
+  if (opts.radix !== undefined && algorithm !== 'recursive-doubling' && segments === undefined) {
+    throw new Error(`engine.scan(): options.radix applies to algorithm 'recursive-doubling' only; this scan is '${algorithm}'${opts.algorithm === undefined ? " (the default here): add algorithm: 'recursive-doubling'" : ''}`);
+  }
   return {
     segments,
-    algorithm: oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, blockSize === undefined && tuned ? tuned : defaultScan(blockSize, texels)),
+    algorithm,
     exclusive: booleanOption('engine.scan(): options.exclusive', opts.exclusive, false),
     blockSize,
-    radix: radixOption('engine.scan(): options.radix', opts.radix),
+    radix,
   };
 }
 
@@ -357,6 +362,18 @@ export function parseCompactOptions(options: unknown, type: ElementType, rowWidt
   }
   const blockOptions = opts.blockSize !== undefined || opts.scan !== undefined || opts.concat !== undefined;
   const algorithm = compactionPath(requested, global, blockOptions, order, blockOptions ? undefined : tuned?.(order));
+  // Options the path does not use are refused (a typo or a misunderstanding never passes silently).
+  const path = global ? "algorithm 'horn' with global: true" : `algorithm '${algorithm}'`;
+  if (!compactionAlgorithmInfo[algorithm].blocks) {
+    for (const name of ['blockSize', 'concat'] as const) {
+      if (opts[name] !== undefined) throw new Error(`engine.compact(): options.${name} does not apply to ${path}, which has no blocks; leave it out (or choose a block algorithm: 'horn', 'jumping-jack')`);
+    }
+  }
+  const scans = algorithm !== 'bitmask' && algorithm !== 'histopyramid';
+  if (!scans && opts.scan !== undefined) throw new Error(`engine.compact(): options.scan does not apply to ${path}, which runs its own passes; leave it out`);
+  if (opts.radix !== undefined && (!scans || scan !== 'recursive-doubling')) {
+    throw new Error(`engine.compact(): options.radix applies to recursive-doubling scans only; ${scans ? `this compaction scans with '${scan}' (add scan: 'recursive-doubling')` : `${path} runs no scan of that kind`}`);
+  }
   return { keep, requested, order, algorithm, blockSize, concat, outputIndices: output === 'indices', scan, radix };
 }
 

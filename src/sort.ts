@@ -11,7 +11,7 @@ import type { Gpu } from './gpu.js';
 import type { RenderTarget } from './render-target.js';
 import { defaultScan, scanAlgorithms, type ScanAlgorithmEntry } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
-import type { Stream, StreamData, StreamView } from './stream.js';
+import type { StreamView } from './stream.js';
 import { texelFormats } from './texel-format.js';
 
 /** Bits per digit: 4 buckets, one RGBA32UI texel of flags per element, one scan per digit. */
@@ -97,30 +97,4 @@ function digitRanks(
       ? scanEntry.wholeStream(gpu, input, options)
       : globalScan(gpu, input, { ...options, blockScan: scanEntry.blockScan, maxTextureSize: at.maxTextureSize });
   });
-}
-
-/**
- * What `engine.sort()` returns: the keys in order and, when `values` were given, the values in the
- * same order, both streams on the GPU with the keys' length.
- *
- * @typeParam K - The keys' typed array.
- * @typeParam V - The values' typed array.
- */
-export class SortResult<K extends StreamData = StreamData, V extends StreamData = StreamData> {
-  /** The keys, sorted (stable: equal keys keep their input order). */
-  readonly keys: Stream<K>;
-  /** The values, moved with their keys; undefined when no values were given. */
-  readonly values: Stream<V> | undefined;
-
-  /** @internal Made by `engine.sort()`. */
-  constructor(keys: Stream<K>, values: Stream<V> | undefined) {
-    this.keys = keys;
-    this.values = values;
-  }
-
-  /** Frees both streams. Idempotent. */
-  dispose(): void {
-    this.keys.dispose();
-    this.values?.dispose();
-  }
 }

@@ -8,6 +8,7 @@ import { expectSameBits, testContext, testEngine } from './support/engine.js';
 import { envCount } from './support/env.js';
 import { sorted } from './support/reference.js';
 import { blockBoundariesKept, keptIndices, loneKeptPerBlock, nonzeroWhereKept, randomKept } from './support/streams.js';
+import { applicableCompactOptions } from './support/options.js';
 
 // GLCOMPACT_COMPACT_MAX_N drops the larger sizes (the firefox and webkit projects stop at 2^16 + 5 for
 // CI time; node and chromium run 2^20 + 3, and the property tests' large fixed cases run everywhere).
@@ -201,7 +202,7 @@ describe('histopyramid (over the whole stream, order kept)', () => {
 
   it('reports its path', async () => {
     const engine = await testEngine();
-    const result = engine.compact(engine.stream(new Uint32Array([0, 1, 2])), { keep: 'nonzero', algorithm: 'histopyramid', blockSize: 16 });
+    const result = engine.compact(engine.stream(new Uint32Array([0, 1, 2])), { keep: 'nonzero', algorithm: 'histopyramid' });
     expect(result.stats).toMatchObject({ algorithm: 'histopyramid', requestedAlgorithm: 'histopyramid', concat: 'none', blockSize: undefined });
     result.dispose();
   });
@@ -253,7 +254,7 @@ describe('bitmask (over the whole stream, order kept; keep flags packed 32 to a 
 
   it('reports its path', async () => {
     const engine = await testEngine();
-    const result = engine.compact(engine.stream(new Uint32Array([0, 1, 2])), { keep: 'nonzero', algorithm: 'bitmask', blockSize: 16, scan: 'blelloch' });
+    const result = engine.compact(engine.stream(new Uint32Array([0, 1, 2])), { keep: 'nonzero', algorithm: 'bitmask' });
     expect(result.stats).toMatchObject({ algorithm: 'bitmask', requestedAlgorithm: 'bitmask', concat: 'none', blockSize: undefined });
     expect(Array.from(await result.read())).toEqual([1, 2]);
     result.dispose();
@@ -305,7 +306,7 @@ describe('stream shapes', () => {
     const engine = await testEngine();
     const c = input(engine, `shape/${n}`, () => randomKept(n, 0.4, n));
     for (const algorithm of ['jumping-jack', 'horn', 'histopyramid', 'bitmask'] as const) {
-      await checkCompaction(engine, c, { keep: 'nonzero', algorithm, blockSize: 256 }, `shape ${algorithm}`);
+      await checkCompaction(engine, c, applicableCompactOptions({ keep: 'nonzero', algorithm, blockSize: 256 }), `shape ${algorithm}`);
     }
   });
 

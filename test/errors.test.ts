@@ -11,6 +11,7 @@ import { createEngine, type Engine, type Stream } from '../src/index.js';
 import { layoutFor } from '../src/layout.js';
 import { countGlObjects, nonZero } from './support/gl-objects.js';
 import { expectSameBits, testContext } from './support/engine.js';
+import { applicableCompactOptions } from './support/options.js';
 
 type Part = string | RegExp;
 
@@ -213,7 +214,7 @@ describe('empty streams have defined results', () => {
       for (const concat of concats) {
         for (const output of ['values', 'indices'] as const) {
           const label = `${algorithm}${global ? ' global' : ''} ${concat} ${output}`;
-          const result = engine.compact(stream, { keep: { glsl: 'return true;' }, algorithm, global, concat, output });
+          const result = engine.compact(stream, applicableCompactOptions({ keep: { glsl: 'return true;' }, algorithm, global, concat, output }));
           expect(await result.count(), label).toBe(0);
           const back = await result.read();
           expect(back.length, label).toBe(0);
@@ -290,11 +291,50 @@ describe('engine.compact() and engine.scan(): bad options', () => {
     await expectCleanFailure(gl, engine, () => engine.scan(stream, { blockSize: blockSize as number }), 'engine.scan(): options.blockSize', blockSizeAllowed, given);
   });
 
+  it.each([
+    [{ algorithm: 'bitmask', blockSize: 64 }, "options.blockSize does not apply to algorithm 'bitmask', which has no blocks"],
+    [{ algorithm: 'histopyramid', concat: 'vertex-fetch' }, "options.concat does not apply to algorithm 'histopyramid', which has no blocks"],
+    [{ algorithm: 'horn', global: true, blockSize: 64 }, "options.blockSize does not apply to algorithm 'horn' with global: true, which has no blocks"],
+    [{ algorithm: 'bitmask', scan: 'blelloch' }, "options.scan does not apply to algorithm 'bitmask', which runs its own passes"],
+    [{ algorithm: 'histopyramid', radix: 8 }, 'options.radix applies to recursive-doubling scans only', "algorithm 'histopyramid' runs no scan of that kind"],
+    [{ algorithm: 'horn', blockSize: 256, radix: 8 }, 'options.radix applies to recursive-doubling scans only', "this compaction scans with 'blelloch' (add scan: 'recursive-doubling')"],
+    [{ radix: 8 }, 'options.radix applies to recursive-doubling scans only'],
+  ] as Array<[object, ...string[]]>)('an option the path does not use: %j', async (options, ...parts) => {
+    const { gl, engine, stream } = await shared();
+    await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: 'nonzero', ...options }), 'engine.compact(): ', ...parts);
+  });
+
+  it('scan: radix with another algorithm than recursive doubling', async () => {
+    const { gl, engine, stream } = await shared();
+    await expectCleanFailure(gl, engine, () => engine.scan(stream, { algorithm: 'blelloch', radix: 8 }), "engine.scan(): options.radix applies to algorithm 'recursive-doubling' only; this scan is 'blelloch'");
+    await expectCleanFailure(gl, engine, () => engine.scan(stream, { radix: 8 }), "engine.scan(): options.radix applies to algorithm 'recursive-doubling' only", "(the default here): add algorithm: 'recursive-doubling'");
+  });
+
+  it('stats report scan and radix only where the path used them', async () => {
+    const { engine, stream } = await shared();
+    const expectations: Array<[object, unknown, unknown]> = [
+      [{ algorithm: 'bitmask' }, undefined, undefined],
+      [{ algorithm: 'histopyramid' }, undefined, undefined],
+      [{ algorithm: 'horn', blockSize: 256 }, 'blelloch', undefined],
+      [{ algorithm: 'horn', blockSize: 16 }, 'recursive-doubling', 4],
+      [{ algorithm: 'horn', scan: 'recursive-doubling', radix: 8 }, 'recursive-doubling', 8],
+      [{ algorithm: 'horn', global: true }, 'blelloch', undefined],
+    ];
+    for (const [options, scan, radix] of expectations) {
+      const result = engine.compact(stream, { keep: 'nonzero', ...options });
+      expect(result.stats.scan, JSON.stringify(options)).toBe(scan);
+      expect(result.stats.radix, JSON.stringify(options)).toBe(radix);
+      result.dispose();
+    }
+    engine.scan(stream, { algorithm: 'reduce-then-scan' }).dispose();
+    expect(engine.lastScanStats?.radix).toBeUndefined();
+  });
+
   it.each([3, 32, 1, '4', 4.5])('radix %s', async (radix) => {
     const { gl, engine, stream } = await shared();
     const given = `got ${typeof radix === 'string' ? JSON.stringify(radix) : radix}`;
     await expectCleanFailure(gl, engine, () => engine.compact(stream, { keep: 'nonzero', radix: radix as number }), 'engine.compact(): options.radix', 'must be one of 2, 4, 8, 16', given);
-    await expectCleanFailure(gl, engine, () => engine.scan(stream, { radix: radix as number }), 'engine.scan(): options.radix', 'must be one of 2, 4, 8, 16', given);
+    await expectCleanFailure(gl, engine, () => engine.scan(stream, { algorithm: 'recursive-doubling', radix: radix as number }), 'engine.scan(): options.radix', 'must be one of 2, 4, 8, 16', given);
   });
 
   it.each([

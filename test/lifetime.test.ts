@@ -17,6 +17,7 @@ import { envCount } from './support/env.js';
 import { expectSameBits, testContext } from './support/engine.js';
 import { countGlObjects, nonZero } from './support/gl-objects.js';
 import { referenceScan } from './support/reference.js';
+import { applicableCompactOptions, applicableScanOptions } from './support/options.js';
 
 const ops = envCount('GLCOMPACT_LIFETIME_OPS', 200);
 /** Allowed RSS growth from the end of warm-up to the end (Node only; the observed growth is logged). */
@@ -61,7 +62,7 @@ async function operation(engine: Engine, i: number): Promise<void> {
     if (i % 4 === 1) {
       // a scan (global or segmented); values are small integers, so float sums are exact too
       const blockSize = [undefined, 16, 256, 2048][(i >> 2) % 4];
-      const scanned = engine.scan(stream, { algorithm: (['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const)[i % 3], exclusive: i % 5 < 2, blockSize, radix: [2, 4, 8, 16][i % 4] });
+      const scanned = engine.scan(stream, applicableScanOptions({ algorithm: (['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const)[i % 3], exclusive: i % 5 < 2, blockSize, radix: [2, 4, 8, 16][i % 4] }));
       if (check || n < 1000) expectSameBits(await scanned.read(), referenceScan(data, { exclusive: i % 5 < 2, blockSize, components }), `op ${i}: scan`);
       scanned.dispose();
       return;
@@ -73,7 +74,7 @@ async function operation(engine: Engine, i: number): Promise<void> {
       : (i >> 3) % 2 === 1 && i % 4 === 3 ? 'bitmask'
         : (['jumping-jack', 'horn', 'auto', 'horn'] as const)[i % 4];
     const global = algorithm === 'horn' && i % 5 === 0;
-    const result = engine.compact(stream, {
+    const result = engine.compact(stream, applicableCompactOptions({
       keep: i % 3 === 2 ? { glsl: 'return value.x > 1 || index % 5u == 0u;' } : 'nonzero', // i % 3 === 2: int32, value is an ivec4
       algorithm,
       global,
@@ -81,7 +82,7 @@ async function operation(engine: Engine, i: number): Promise<void> {
       blockSize: [16, 64, 256, 1024, 2048][i % 5],
       output: i % 8 < 2 ? 'indices' : 'values',
       scan: (['blelloch', 'recursive-doubling', 'reduce-then-scan'] as const)[(i >> 1) % 3],
-    });
+    }));
     const keptIndex = (k: number) => {
       const x = data[k * components];
       if (i % 3 === 2) return x > 1.5 || k % 5 === 0;

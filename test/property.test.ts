@@ -12,6 +12,7 @@ import type { CompactOptions, Engine, Stream } from '../src/index.js';
 import { envCount } from './support/env.js';
 import { expectSameBits, testEngine } from './support/engine.js';
 import { referenceScan, sortedTuples } from './support/reference.js';
+import { applicableCompactOptions, applicableScanOptions } from './support/options.js';
 
 const runs = envCount('GLCOMPACT_PROPERTY_RUNS', 150);
 const seed = envCount('GLCOMPACT_PROPERTY_SEED', 20261121);
@@ -186,7 +187,7 @@ async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void>
     const global = c.algorithm === 'horn-global';
     const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'histopyramid' | 'bitmask' | 'auto');
     const blocks = !global && algorithm !== 'histopyramid' && algorithm !== 'bitmask';
-    const result = engine.compact(input, {
+    const result = engine.compact(input, applicableCompactOptions({
       keep: keepOption(c.predicate, c.type),
       algorithm,
       // 'auto' with block options is the per-block hybrid only where any order is allowed
@@ -198,7 +199,7 @@ async function checkCompaction(engine: Engine, c: CompactionCase): Promise<void>
       blockSize: c.blockSize,
       scan: c.scan as 'recursive-doubling' | 'blelloch' | 'reduce-then-scan',
       radix: c.radix,
-    });
+    }));
     disposables.push(result);
     expect(result.stats.algorithm).toBe(global ? 'horn-global' : algorithm === 'auto' ? 'hybrid' : algorithm);
     expect(result.stats.concat).toBe(!blocks ? 'none' : c.concat === 'auto' ? 'vertex-fetch' : c.concat);
@@ -247,7 +248,7 @@ async function checkScan(engine: Engine, c: typeof scanCase extends fc.Arbitrary
       : c.type === 'int32' ? Int32Array.from({ length }, () => (c.wide ? next() | 0 : (next() % 201) - 100))
         : Uint32Array.from({ length }, () => (c.wide ? next() : next() % 1000));
   const stream = engine.stream(data, { components: c.components });
-  const scanned = engine.scan(stream, { algorithm: c.algorithm as 'recursive-doubling' | 'blelloch' | 'reduce-then-scan', exclusive: c.exclusive, blockSize: c.blockSize, radix: c.radix });
+  const scanned = engine.scan(stream, applicableScanOptions({ algorithm: c.algorithm as 'recursive-doubling' | 'blelloch' | 'reduce-then-scan', exclusive: c.exclusive, blockSize: c.blockSize, radix: c.radix }));
   try {
     const expected = referenceScan(data, { exclusive: c.exclusive, blockSize: c.blockSize, components: c.components });
     expectSameBits(await scanned.read(), expected, 'scan');

@@ -6,20 +6,21 @@ import { createEngine, type Engine } from '../src/index.js';
 import { testContext } from './support/engine.js';
 import { countGlObjects } from './support/gl-objects.js';
 import { gpuOf } from '../src/internal.js';
+import { applicableCompactOptions } from './support/options.js';
 
 async function mixedWork(engine: Engine, i: number): Promise<void> {
   const data = Uint32Array.from({ length: 3000 + i }, (_, j) => (j * 7 + i) % 5);
   const stream = engine.stream(data);
   const algorithm = (['recursive-doubling', 'blelloch', 'reduce-then-scan'] as const)[i % 3];
   const scanned = engine.scan(stream, { algorithm, exclusive: i % 3 === 0 });
-  const result = engine.compact(stream, {
+  const result = engine.compact(stream, applicableCompactOptions({
     keep: 'nonzero',
     algorithm: (['jumping-jack', 'horn', 'jumping-jack', 'bitmask'] as const)[i % 4],
     global: i % 5 === 0 && i % 4 === 1, // Horn only
     blockSize: [16, 256, 2048][i % 3],
     output: i % 4 === 0 ? 'indices' : 'values',
     scan: algorithm,
-  });
+  }));
   expect(await result.count(), `op ${i}`).toBe(data.filter((v) => v !== 0).length);
   result.dispose();
   scanned.dispose();

@@ -123,7 +123,7 @@ describe.each([4, 8, 16])('recursive doubling with radix %i', (radix) => {
     const data = Uint32Array.from(uintData(70_000, radix, 3), (v, i) => (v === 0 ? 0 : i + 1));
     const stream = engine.stream(data);
     for (const blockSize of [16, 128, 2048]) {
-      const result = engine.compact(stream, { keep: 'nonzero', algorithm: 'horn', radix, blockSize });
+      const result = engine.compact(stream, { keep: 'nonzero', algorithm: 'horn', scan: 'recursive-doubling', radix, blockSize });
       expectSameBits((await result.read()) as Uint32Array, data.filter((v) => v !== 0));
       result.dispose();
     }

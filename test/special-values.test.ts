@@ -8,6 +8,7 @@
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { Engine } from '../src/index.js';
 import { expectSameBits, testEngine } from './support/engine.js';
+import { applicableCompactOptions } from './support/options.js';
 
 /** 32-bit patterns that a float path would mangle. */
 const specialBits = new Uint32Array([
@@ -100,7 +101,7 @@ describe('special float bit patterns pass through compaction bit-exactly', () =>
       // the paths without blocks have no concatenation: run them once
       for (const concat of noBlocks(path) ? (['vertex-fetch'] as const) : concatModes(engine)) {
         const label = `${type}×${components} ${path.algorithm}${path.global ? ' global' : ''} ${concat}`;
-        const result = engine.compact(stream, { keep, algorithm: path.algorithm, global: path.global, concat, blockSize: 256 });
+        const result = engine.compact(stream, applicableCompactOptions({ keep, algorithm: path.algorithm, global: path.global, concat, blockSize: 256 }));
         try {
           expect(await result.count(), label).toBe(expected.length / components);
           const got = await result.read();
@@ -128,7 +129,7 @@ describe('special float bit patterns pass through compaction bit-exactly', () =>
     expect(bits.every(isNaNBits)).toBe(true);
     const stream = engine.stream(new Float32Array(bits.buffer.slice(0)));
     for (const algorithm of ['horn', 'jumping-jack', 'histopyramid', 'bitmask'] as const) {
-      const result = engine.compact(stream, { keep: { glsl: 'return (index & 4u) == 0u;' }, algorithm, blockSize: 2048 });
+      const result = engine.compact(stream, applicableCompactOptions({ keep: { glsl: 'return (index & 4u) == 0u;' }, algorithm, blockSize: 2048 }));
       const expected = keptBits(bits, 1, (i) => (i & 4) === 0);
       const got = bitsOf(await result.read());
       if (algorithm !== 'jumping-jack') expectSameBits(got, expected, algorithm);
@@ -160,7 +161,7 @@ describe('predicates on NaN behave as the GLSL expression says', () => {
     const stream = engine.stream(new Float32Array(bits.buffer));
     for (const path of paths) {
       const label = `${path.algorithm}${path.global ? ' global' : ''}`;
-      const result = engine.compact(stream, { keep, algorithm: path.algorithm, global: path.global, blockSize: 256 });
+      const result = engine.compact(stream, applicableCompactOptions({ keep, algorithm: path.algorithm, global: path.global, blockSize: 256 }));
       const expected = keptBits(bits, 1, (i) => kept(bits[i]));
       expect(await result.count(), label).toBe(expected.length);
       const got = bitsOf(await result.read());

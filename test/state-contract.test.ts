@@ -43,6 +43,7 @@ import {
   type StateSnapshot,
 } from './support/gl-state.js';
 import { random, referenceScan, sortedTuples } from './support/reference.js';
+import { applicableCompactOptions, applicableScanOptions } from './support/options.js';
 
 const runs = envCount('GLCOMPACT_CONTRACT_RUNS', 200);
 const seed = envCount('GLCOMPACT_CONTRACT_SEED', 20261210);
@@ -347,7 +348,7 @@ function newStream(model: Model, owner: EngineModel, c: Call): StreamModel {
 }
 
 function scanStream(model: Model, input: StreamModel, c: Call): StreamModel {
-  const options: ScanOptions = { algorithm: c.scanAlgorithm, exclusive: c.exclusive, blockSize: c.scanBlockSize, radix: c.radix };
+  const options: ScanOptions = applicableScanOptions({ algorithm: c.scanAlgorithm, exclusive: c.exclusive, blockSize: c.scanBlockSize, radix: c.radix });
   const stream = input.owner.engine.scan(input.stream, options);
   const expected = referenceScan(typed(input.words!, input.type), { exclusive: c.exclusive, blockSize: c.scanBlockSize, components: input.components });
   return addStream(model, { owner: input.owner, stream, type: input.type, components: input.components, length: input.length, words: wordsOf(expected).slice() }, `scan of ${input.label}: ${JSON.stringify(options)}`);
@@ -406,7 +407,7 @@ async function runKind(f: Fixture, model: Model, c: Call, log: Log, kind: CallKi
       const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'auto' | 'histopyramid' | 'bitmask');
       const blocks = !global && algorithm !== 'histopyramid' && algorithm !== 'bitmask';
       const concat = !input.owner.engine.caps.transformFeedback && c.concat === 'transform-feedback' ? 'vertex-fetch' : c.concat;
-      const options: CompactOptions = {
+      const options: CompactOptions = applicableCompactOptions({
         keep: c.keep,
         algorithm,
         global,
@@ -415,7 +416,7 @@ async function runKind(f: Fixture, model: Model, c: Call, log: Log, kind: CallKi
         blockSize: c.blockSize,
         scan: c.innerScan,
         radix: c.radix,
-      };
+      });
       const result = input.owner.engine.compact(input.stream, options);
       const positions = keptPositions(input.words!, input.type, input.components, c.keep);
       const ordered = algorithm === 'horn' || algorithm === 'histopyramid' || algorithm === 'bitmask';

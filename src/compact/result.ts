@@ -17,10 +17,10 @@ export interface CompactStats extends PassStats {
   concat: ConcatMode | 'none';
   /** Elements per block; undefined for paths without blocks. */
   blockSize: number | undefined;
-  /** The scan used inside the blocks. */
-  scan: ScanAlgorithm;
-  /** Radix of the recursive-doubling scans (unused by Blelloch). */
-  radix: number;
+  /** The scan the path ran (inside the blocks, or over the whole stream for 'horn-global'); undefined for 'bitmask' and 'histopyramid', which run their own passes. */
+  scan: ScanAlgorithm | undefined;
+  /** Radix of the scan when it is recursive doubling; undefined otherwise. */
+  radix: number | undefined;
   /** What the output stream holds: the kept 'values', or the 'indices' of the kept elements. */
   output: 'values' | 'indices';
 }
