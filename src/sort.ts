@@ -1,21 +1,28 @@
 // engine.sort(): a stable LSD radix sort on exact integer textures. Per 2-bit digit, from the
-// lowest: a one-hot texel of the digit (glsl/radix-digit-flags.frag), one 4-component inclusive scan
-// of those (every element's rank within its digit's bucket, and each bucket's total at the end),
-// and a scatter: one point per element drawn at its new position (glsl/radix-scatter.vert), for the
-// keys and again for the values. No float mipmaps, no blending: counts are uint32 scans.
-import radixDigitFlags from '../glsl/radix-digit-flags.frag';
+// lowest: each block of SORT_BLOCK elements counts its digits (glsl/radix-block-histogram.frag), one
+// 4-component inclusive scan of those counts gives every block its start in each digit's bucket (and
+// each bucket's total at the last block), and a scatter draws one point per element at its new
+// position (glsl/radix-scatter.vert: its rank within its block is counted there), for the keys and
+// again for the values. No float mipmaps, no blending: counts are uint32 scans.
+import radixBlockHistogram from '../glsl/radix-block-histogram.frag';
 import radixScatterFragment from '../glsl/radix-scatter.frag';
 import radixScatterVertex from '../glsl/radix-scatter.vert';
 import zeroFill from '../glsl/zero-fill.frag';
 import type { Gpu } from './gpu.js';
+import { compactLayoutFor, type Layout } from './layout.js';
 import type { RenderTarget } from './render-target.js';
 import { defaultScan, scanAlgorithms, type ScanAlgorithmEntry } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
 import type { StreamView } from './stream.js';
 import { texelFormats } from './texel-format.js';
 
-/** Bits per digit: 4 buckets, one RGBA32UI texel of flags per element, one scan per digit. */
+/** Bits per digit: 4 buckets, one RGBA32UI texel of counts per block, one scan per digit. */
 export const SORT_DIGIT_BITS = 2;
+/**
+ * Elements per block (log2): the scan runs over 1/16 of the elements; each element's vertex counts
+ * its block's 16 digits itself (cached fetches from one row).
+ */
+export const SORT_BLOCK_LOG2 = 4;
 
 export interface SortPlan {
   descending: boolean;
@@ -31,12 +38,15 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
     INT_VALUES: keys.type === 'int32',
     DESCENDING: plan.descending,
     LENGTH_FROM_TEXTURE: keys.length === undefined,
+    SORT_BLOCK_LOG2,
   };
   const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
-  const flagsProgram = gpu.program({ name: 'radix-digit-flags.frag', fragment: radixDigitFlags, defines: common });
+  const histogramProgram = gpu.program({ name: 'radix-block-histogram.frag', fragment: radixBlockHistogram, defines: common });
+  // One entry per block, in rows of up to 2048 (the scans' groups must lie within a row).
+  const blocks = compactLayoutFor(capacity >> SORT_BLOCK_LOG2, maxTextureSize);
   const scatter = gpu.lookUp({ name: 'radix-scatter.vert', vertex: radixScatterVertex, fragment: radixScatterFragment, defines: common });
   const zero = gpu.program({ name: 'zero-fill.frag', fragment: zeroFill });
-  const scanEntry = scanAlgorithms[defaultScan(undefined, capacity)] as ScanAlgorithmEntry;
+  const scanEntry = scanAlgorithms[defaultScan(undefined, blocks.capacity)] as ScanAlgorithmEntry;
   const digits = Math.ceil(plan.bits / SORT_DIGIT_BITS);
   // Each digit's outputs outlive its scope (they are the next digit's input) and are freed once the
   // next digit has been moved; a failure frees whatever is held.
@@ -52,7 +62,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
       const keyTexture = current?.keys.texture ?? keys.target.texture;
       const valueTexture = current ? current.values?.texture : values?.target.texture;
       const next = gpu.scope((scope) => {
-        const ranks = scope.own(digitRanks(gpu, flagsProgram, scanEntry, keyTexture, { width, height, widthLog2, shift, length, maxTextureSize }));
+        const ranks = scope.own(blockRanks(gpu, histogramProgram, scanEntry, keyTexture, { blocks, widthLog2, shift, length, maxTextureSize }));
         const move = (source: WebGLTexture, view: StreamView): RenderTarget => {
           const output = scope.target(width, height, view.format);
           // Only the last digit's padding is ever read (as the result's zeros).
@@ -62,7 +72,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
             target: output,
             primitive: 'points',
             count: capacity,
-            uniforms: { u_keys: keyTexture, u_source: source, u_ranks: ranks.texture, u_widthLog2: widthLog2, u_heightTexels: height, u_lastTexel: capacity - 1, u_shift: shift, ...length },
+            uniforms: { u_keys: keyTexture, u_source: source, u_blockRanks: ranks.texture, u_blocksWidthLog2: blocks.widthLog2, u_widthLog2: widthLog2, u_heightTexels: height, u_lastBlock: blocks.capacity - 1, u_shift: shift, ...length },
           });
           return output;
         };
@@ -80,18 +90,18 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   return current!;
 }
 
-/** One digit's one-hot flags, scanned (inclusive): rank within the bucket, bucket totals at the end. */
-function digitRanks(
+/** One digit's counts per block, scanned (inclusive): each block's end in every digit's bucket; totals at the last block. */
+function blockRanks(
   gpu: Gpu,
-  flagsProgram: ReturnType<Gpu['program']>,
+  histogramProgram: ReturnType<Gpu['program']>,
   scanEntry: ScanAlgorithmEntry,
   keys: WebGLTexture,
-  at: { width: number; height: number; widthLog2: number; shift: number; length: Record<string, unknown>; maxTextureSize: number },
+  at: { blocks: Layout; widthLog2: number; shift: number; length: Record<string, unknown>; maxTextureSize: number },
 ): RenderTarget {
   return gpu.scope((scope) => {
-    const flags = scope.target(at.width, at.height, texelFormats.rgba32ui);
-    gpu.pass(flagsProgram, flags, { u_keys: keys, u_widthLog2: at.widthLog2, u_shift: at.shift, ...at.length });
-    const input = { texture: flags.texture, width: at.width, height: at.height, format: texelFormats.rgba32ui };
+    const counts = scope.target(at.blocks.width, at.blocks.height, texelFormats.rgba32ui);
+    gpu.pass(histogramProgram, counts, { u_keys: keys, u_widthLog2: at.widthLog2, u_blocksWidthLog2: at.blocks.widthLog2, u_shift: at.shift, ...at.length });
+    const input = { texture: counts.texture, width: at.blocks.width, height: at.blocks.height, format: texelFormats.rgba32ui };
     const options = { floatValues: false, exclusive: false, radix: 4 };
     return scanEntry.wholeStream
       ? scanEntry.wholeStream(gpu, input, options)
