@@ -1,26 +1,27 @@
 // engine.sort(): a stable LSD radix sort on exact integer textures. Per 2-bit digit, from the
 // lowest: each block of SORT_BLOCK elements counts its digits (glsl/radix-block-histogram.frag), one
-// 4-component inclusive scan of those counts gives every block its start in each digit's bucket (and
-// each bucket's total at the last block), and a scatter draws one point per element at its new
-// position (glsl/radix-scatter.vert: its rank within its block is counted there), for the keys and
-// again for the values. No float mipmaps, no blending: counts are uint32 scans.
+// 4-component inclusive scan of those counts gives every block its end in each digit's bucket (and
+// each bucket's total at the last block), then every output position searches for the element that
+// moves there (glsl/radix-search.frag: a binary search over the blocks, a walk within one) and two
+// gathers move the keys and the values. No float mipmaps, no blending: counts are uint32 scans.
+// Scattering instead (one point per element, drawn at its new position) measured ~0.6 G points/s
+// on an H100 whatever the shaders did (bench/scatter-probe.ts): 1.7 ms per digit and stream at 2^20.
 import radixBlockHistogram from '../glsl/radix-block-histogram.frag';
-import radixScatterFragment from '../glsl/radix-scatter.frag';
-import radixScatterVertex from '../glsl/radix-scatter.vert';
-import zeroFill from '../glsl/zero-fill.frag';
+import radixSearch from '../glsl/radix-search.frag';
+import { gather } from './gather.js';
 import type { Gpu } from './gpu.js';
 import { compactLayoutFor, type Layout } from './layout.js';
 import type { RenderTarget } from './render-target.js';
 import { defaultScan, scanAlgorithms, type ScanAlgorithmEntry } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
 import type { StreamView } from './stream.js';
-import { texelFormats } from './texel-format.js';
+import { COUNT_FORMAT, texelFormats } from './texel-format.js';
 
 /** Bits per digit: 4 buckets, one RGBA32UI texel of counts per block, one scan per digit. */
 export const SORT_DIGIT_BITS = 2;
 /**
- * Elements per block (log2): the scan runs over 1/16 of the elements; each element's vertex counts
- * its block's 16 digits itself (cached fetches from one row).
+ * Elements per block (log2): the scan runs over 1/16 of the elements; the search walks one block's
+ * 16 keys (cached fetches from one row) to find an element within it.
  */
 export const SORT_BLOCK_LOG2 = 4;
 
@@ -42,10 +43,9 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   };
   const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
   const histogramProgram = gpu.program({ name: 'radix-block-histogram.frag', fragment: radixBlockHistogram, defines: common });
+  const searchProgram = gpu.program({ name: 'radix-search.frag', fragment: radixSearch, defines: common });
   // One entry per block, in rows of up to 2048 (the scans' groups must lie within a row).
   const blocks = compactLayoutFor(capacity >> SORT_BLOCK_LOG2, maxTextureSize);
-  const scatter = gpu.lookUp({ name: 'radix-scatter.vert', vertex: radixScatterVertex, fragment: radixScatterFragment, defines: common });
-  const zero = gpu.program({ name: 'zero-fill.frag', fragment: zeroFill });
   const scanEntry = scanAlgorithms[defaultScan(undefined, blocks.capacity)] as ScanAlgorithmEntry;
   const digits = Math.ceil(plan.bits / SORT_DIGIT_BITS);
   // Each digit's outputs outlive its scope (they are the next digit's input) and are freed once the
@@ -58,26 +58,24 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   try {
     for (let digit = 0; digit < digits; digit++) {
       const shift = digit * SORT_DIGIT_BITS;
-      const last = digit === digits - 1;
-      const keyTexture = current?.keys.texture ?? keys.target.texture;
-      const valueTexture = current ? current.values?.texture : values?.target.texture;
+      const keyView: StreamView = current ? { ...keys, target: current.keys } : keys;
+      const valueView: StreamView | undefined = values && (current ? { ...values, target: current.values! } : values);
       const next = gpu.scope((scope) => {
-        const ranks = scope.own(blockRanks(gpu, histogramProgram, scanEntry, keyTexture, { blocks, widthLog2, shift, length, maxTextureSize }));
-        const move = (source: WebGLTexture, view: StreamView): RenderTarget => {
-          const output = scope.target(width, height, view.format);
-          // Only the last digit's padding is ever read (as the result's zeros).
-          if (last) gpu.pass(zero, output, {});
-          gpu.draw({
-            program: scatter,
-            target: output,
-            primitive: 'points',
-            count: capacity,
-            uniforms: { u_keys: keyTexture, u_source: source, u_blockRanks: ranks.texture, u_blocksWidthLog2: blocks.widthLog2, u_widthLog2: widthLog2, u_heightTexels: height, u_lastBlock: blocks.capacity - 1, u_shift: shift, ...length },
-          });
-          return output;
-        };
-        const movedKeys = move(keyTexture, keys);
-        const movedValues = values && valueTexture ? move(valueTexture, values) : undefined;
+        const ranks = scope.own(blockRanks(gpu, histogramProgram, scanEntry, keyView.target.texture, { blocks, widthLog2, shift, length, maxTextureSize }));
+        // Where each output comes from (a position in the current order), then the moves.
+        const from = scope.target(width, height, COUNT_FORMAT);
+        gpu.pass(searchProgram, from, {
+          u_keys: keyView.target.texture,
+          u_blockRanks: ranks.texture,
+          u_widthLog2: widthLog2,
+          u_blocksWidthLog2: blocks.widthLog2,
+          u_blocks: blocks.capacity,
+          u_shift: shift,
+          ...length,
+        });
+        const indices: StreamView = { ...keys, target: from, type: 'uint32', format: COUNT_FORMAT };
+        const movedKeys = scope.own(gather(gpu, keyView, indices));
+        const movedValues = valueView ? scope.own(gather(gpu, valueView, indices)) : undefined;
         return { keys: scope.keep(movedKeys), values: movedValues ? scope.keep(movedValues) : undefined };
       });
       release(current);

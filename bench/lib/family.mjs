@@ -336,23 +336,23 @@ function gpuTrial(ctx, point) {
 }
 
 /**
- * engine.sort's passes: per 2-bit digit one flags pass, one 4-component scan and a scatter draw per
- * moved stream (keys, values), plus one zero fill per moved stream before the last digit's scatter
- * (src/sort.ts). The scan's passes come from engine.scan of a 4-component uint32 stream of the same
- * length (the same default algorithm and radix 4); `formula` is compared with the draws counted.
+ * engine.sort's passes (src/sort.ts): per 2-bit digit one pass counting the digits of each block of
+ * 16 elements, one 4-component scan of those n/16 counts, one search pass (where each output comes
+ * from) and a gather per moved stream (keys, values). The scan's passes come from engine.scan of a
+ * 4-component uint32 stream of n/16 elements (the same default algorithm); `formula` is compared
+ * with the draws counted.
  */
 function sortPasses(ctx, engine, point, counted) {
   const sortCase = SORT_CASES[point.sortCase];
   const digits = Math.ceil((sortCase.bits ?? 32) / 2);
   const moved = point.withValues ? 2 : 1;
-  const scan = rgbaScanCost(ctx, engine, point.n);
-  const formula = digits * (1 + scan.glDrawCalls + moved) + moved;
+  const scan = rgbaScanCost(ctx, engine, point.n / 16);
+  const formula = digits * (1 + scan.glDrawCalls + 1 + moved);
   return {
     digits,
-    perDigit: { flags: 1, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, scatters: moved },
-    zeroFills: moved,
+    perDigit: { blockCounts: 1, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, search: 1, gathers: moved },
     formula,
-    formulaText: `${digits} digits × (1 flags + ${scan.glDrawCalls} scan draws + ${moved} scatter${moved > 1 ? 's' : ''}) + ${moved} zero fill${moved > 1 ? 's' : ''} = ${formula}`,
+    formulaText: `${digits} digits × (1 block counts + ${scan.glDrawCalls} scan draws + 1 search + ${moved} gather${moved > 1 ? 's' : ''}) = ${formula}`,
     countedDrawCalls: counted,
     matches: formula === counted,
   };
