@@ -312,7 +312,7 @@ export class Engine {
     }));
     // The kept count lives and dies with the stream (disposing either the result or its stream frees it).
     const elements = this.#adopt(new Stream({ owner: this.#owner, target: output, format, length: view.length, lengthTarget, companions: [count] }, stream.layout, plan.outputIndices ? 'uint32' : stream.type));
-    const keptCount = () => this.#owner.readLength({ ...viewOf(elements), length: undefined, lengthTarget: count });
+    const keptCount = { read: () => this.#owner.readLength({ ...viewOf(elements), length: undefined, lengthTarget: count }), texture: count.texture };
     return new CompactResult(elements, {
       ...stats,
       algorithm: 'horn-global',

@@ -24,6 +24,7 @@ import { blockSizeFor, paperFigure7, traceJumps } from '../examples/demo/src/sha
 import { simulateParticles } from '../examples/demo/src/shared/particles-sim.js';
 import { baseInstances, cullOnCpu, INSTANCE_COUNT } from '../examples/demo/src/shared/three-culling-scene.js';
 import { baseSpheres, HIZ_LEVELS, INSTANCE_COUNT as HIZ_INSTANCE_COUNT, inFrustumCount } from '../examples/demo/src/shared/hiz-scene.js';
+import { depthKeys, makePoints, viewAt } from '../examples/demo/src/shared/splat-scene.js';
 
 type Engine = 'chromium' | 'firefox' | 'webkit';
 
@@ -175,7 +176,7 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
     expect(await closeAndErrors(page)).toEqual([]);
   }
 
-  it('index links the five pages', async () => {
+  it('index links the six pages', async () => {
     const page = await open('index.html', "document.getElementById('renderer').textContent !== ''");
     const links = await page.evaluate(() => [...document.querySelectorAll('.pages a')].map((a) => ({ href: a.getAttribute('href'), title: a.querySelector('h2')?.textContent })));
     expect(links).toEqual([
@@ -183,6 +184,7 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
       { href: './particles.html', title: 'Particles' },
       { href: './three-culling.html', title: 'three.js culling' },
       { href: './hiz-culling.html', title: 'Hi-Z occlusion culling' },
+      { href: './splat-sort.html', title: 'Splat sort' },
       { href: './benchmark.html', title: 'Benchmark' },
     ]);
     for (const link of links) expect(await httpStatus(link.href!)).toBe(200);
@@ -441,6 +443,93 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
     for (const { state, warnings, errors } of [gpu, cpu, none, instanced]) {
       expect(state.glError).toBe(0);
       expect(warnings.filter((w) => /GL|THREE|WebGL/i.test(w))).toEqual([]);
+      expect(errors).toEqual([]);
+    }
+  });
+
+  it('splat sort: engine.sort orders the splats back to front every frame (= the CPU\'s stable sort of the same keys); pixel-identical to the worker\'s order; no readback per frame', async () => {
+    const n = 65_536;
+    const frames = 2; // frames 0..2: the camera orbits
+    const size = 256;
+    interface SplatState {
+      mode: string; keys: string; n: number; size: number; frame: number; done: boolean; readbacksPerFrame: number[]; readbacksOutsideFrames: number;
+      blockingPerFrame: number[]; captured: number; glError: number; renderer: string;
+    }
+    type Kind = 'pixels' | 'keys' | 'order';
+    // One page after the other (WebKitWebDriver has one page at a time), each read and closed; the
+    // captured frames (base64, window.splatCapture) are fetched one string at a time.
+    const run = async (query: string, name?: string) => {
+      const page = await open(`splat-sort.html?n=${n}&capture=1&size=${size}&${query}`, 'window.demoState?.done === true', 110_000);
+      const state = await windowValue<SplatState>(page, 'demoState');
+      const captured: Record<Kind, Buffer[]> = { pixels: [], keys: [], order: [] };
+      for (let f = 0; f < state.captured; f++) {
+        for (const kind of ['pixels', 'keys', 'order'] as const) {
+          const text = await page.evaluate(({ kind, f }: { kind: Kind; f: number }) => (window as unknown as { splatCapture: Record<Kind, string[]> }).splatCapture[kind][f], { kind, f });
+          captured[kind].push(Buffer.from(text, 'base64'));
+        }
+      }
+      if (name) await screenshot(page, name);
+      const { warnings } = await page.console();
+      return { state, captured, warnings, errors: await closeAndErrors(page) };
+    };
+    const gpu = await run(`frames=${frames}`, 'splat-sort');
+    const cpu = await run(`frames=${frames}&sort=cpu`);
+    // Frame 0 alone: unsorted, and sorted by float32 depths (all 32 key bits) instead of 16-bit keys.
+    const none = await run('frames=0&sort=none');
+    const float = await run('frames=0&keys=float');
+    expect([gpu, cpu, none, float].map((r) => `${r.state.mode} ${r.state.keys} ${r.state.n} ${r.state.captured}`)).toEqual([
+      `gpu u16 ${n} ${frames + 1}`, `cpu u16 ${n} ${frames + 1}`, `none u16 ${n} 1`, `gpu float ${n} 1`,
+    ]);
+    expect(gpu.state.renderer).toMatch(expected.renderer);
+    const words = (buffer: Buffer) => new Uint32Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
+    /** The stable descending order of `keys` (equal keys in index order), by a comparison sort. */
+    const stableDescending = (keys: ArrayLike<number>) => Array.from({ length: keys.length }, (_, i) => i).sort((a, b) => keys[b] - keys[a] || a - b);
+    const points = makePoints(n);
+    const differing = (a: Buffer, b: Buffer) => {
+      let count = 0;
+      for (let k = 0; k < a.length; k += 4) if (a[k] !== b[k] || a[k + 1] !== b[k + 1] || a[k + 2] !== b[k + 2] || a[k + 3] !== b[k + 3]) count++;
+      return count;
+    };
+    for (let f = 0; f <= frames; f++) {
+      // The keys the GPU's pass wrote, and the worker's, are the keys computed here (exact arithmetic: shared/splat-scene.ts)
+      const keys = depthKeys(points, n, viewAt(f, size), 'u16');
+      expect(Array.from(words(gpu.captured.keys[f])), `frame ${f}: GPU keys`).toEqual(Array.from(keys));
+      expect(Array.from(words(cpu.captured.keys[f])), `frame ${f}: worker keys`).toEqual(Array.from(keys));
+      expect(new Set(keys).size, `frame ${f}: distinct keys`).toBeGreaterThan(n / 4);
+      // engine.sort's order = the CPU's stable descending sort of the same keys; the worker's too
+      const order = stableDescending(keys);
+      expect(Array.from(words(gpu.captured.order[f])), `frame ${f}: GPU order`).toEqual(order);
+      expect(Array.from(words(cpu.captured.order[f])), `frame ${f}: worker order`).toEqual(order);
+      // the same order drawn: the same pixels, exactly; and a galaxy on the canvas
+      const pixels = gpu.captured.pixels[f];
+      expect(pixels.length).toBe(size * size * 4);
+      expect(differing(pixels, cpu.captured.pixels[f]), `frame ${f}: pixels differing from the worker-sorted draw`).toBe(0);
+      let lit = 0;
+      for (let k = 0; k < pixels.length; k += 4) if (pixels[k] + pixels[k + 1] + pixels[k + 2] > 60) lit++;
+      expect(lit, `frame ${f}: lit pixels`).toBeGreaterThan(size * size * 0.2);
+    }
+    expect(gpu.captured.order[0].equals(gpu.captured.order[1]), 'the order changes as the camera moves').toBe(false);
+    // Unsorted, the blending comes out differently over much of the galaxy
+    expect(Array.from(words(none.captured.order[0]))).toEqual(Array.from({ length: n }, (_, i) => i));
+    expect(differing(gpu.captured.pixels[0], none.captured.pixels[0]), 'frame 0: pixels differing unsorted').toBeGreaterThan(size * size * 0.05);
+    // Float32 depths: the keys are the depths computed here, the order their stable descending sort,
+    // and within that order the 16-bit keys never increase (the 16-bit order differs only among equal keys)
+    const floatKeys = depthKeys(points, n, viewAt(0, size), 'float');
+    expect(Array.from(words(float.captured.keys[0]))).toEqual(Array.from(floatKeys));
+    const floatOrder = Array.from(words(float.captured.order[0]));
+    expect(floatOrder).toEqual(stableDescending(new Float32Array(floatKeys.buffer)));
+    const keys0 = depthKeys(points, n, viewAt(0, size), 'u16');
+    expect(floatOrder.findIndex((i, k) => k > 0 && keys0[i] > keys0[floatOrder[k - 1]]), 'a 16-bit key rising along the float order').toBe(-1);
+    // No readPixels/getBufferSubData while any frame was drawn (the captures above were read after each
+    // frame), and no state or status query once the first GPU frame has compiled the sort's programs
+    for (const run of [gpu, cpu, none, float]) expect(run.state.readbacksPerFrame).toEqual(new Array(run.state.frame + 1).fill(0));
+    expect(gpu.state.blockingPerFrame.slice(1)).toEqual(new Array(frames).fill(0));
+    expect(cpu.state.blockingPerFrame).toEqual(new Array(frames + 1).fill(0));
+    // ... while the counter does see the reads made outside the frames (pixels, keys, order)
+    expect(gpu.state.readbacksOutsideFrames).toBeGreaterThanOrEqual(3 * (frames + 1));
+    for (const { state, warnings, errors } of [gpu, cpu, none, float]) {
+      expect(state.glError).toBe(0);
+      expect(warnings.filter((w) => /GL|WebGL/i.test(w))).toEqual([]);
       expect(errors).toEqual([]);
     }
   });

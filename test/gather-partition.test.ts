@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Engine, Stream, StreamData } from '../src/index.js';
-import { expectSameBits, testEngine } from './support/engine.js';
+import { expectSameBits, testContext, testEngine } from './support/engine.js';
 
 type Kind = 'float32' | 'uint32' | 'int32';
 const kinds: Kind[] = ['float32', 'uint32', 'int32'];
@@ -144,6 +144,28 @@ describe('engine.partition(stream, { keep })', () => {
     await checkPartition(engine, compacted.stream, Uint32Array.from(data), 1, (i) => data[i] !== 0, 'GPU-resident length', true);
     compacted.dispose();
     sourceStream.dispose();
+  });
+
+  it('countTexture holds the kept count on the GPU (a partition: where the rest starts), for draws with no readback', async () => {
+    const { gl, engine } = await testContext();
+    const stream = engine.stream(Uint32Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? 0 : i)));
+    const split = engine.partition(stream, { keep: 'nonzero' });
+    const compacted = engine.compact(stream, { keep: 'nonzero' });
+    expect(compacted.countTexture).toBe(compacted.stream.lengthTexture);
+    expect(split.countTexture).not.toBe(split.stream.lengthTexture);
+    // the texel itself, read the way an app's own pass would see it
+    const texel = new Uint32Array(4);
+    const framebuffer = gl.createFramebuffer();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, split.countTexture, 0);
+    gl.readPixels(0, 0, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, texel);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.deleteFramebuffer(framebuffer);
+    expect(texel[0]).toBe(2000);
+    expect(await split.count()).toBe(2000);
+    for (const r of [split, compacted]) r.dispose();
+    expect(() => split.countTexture).toThrow('result.countTexture: this result was disposed');
+    stream.dispose();
   });
 
   it("disposing the result's stream frees the kept count with it; count() after says so", async () => {

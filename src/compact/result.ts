@@ -40,12 +40,12 @@ export class CompactResult<T extends StreamData = StreamData> {
   /** What the compaction cost and which path it took. */
   readonly stats: CompactStats;
 
-  /** Reads a partition's kept count (its stream holds every element); undefined for a compaction. */
-  readonly #keptCount: (() => Promise<number>) | undefined;
+  /** A partition's kept count (its stream holds every element): how to read it, and its texture; undefined for a compaction. */
+  readonly #keptCount: { read: () => Promise<number>; texture: WebGLTexture } | undefined;
   #knownCount: number | undefined;
 
   /** @internal Made by `engine.compact()` and `engine.partition()` (with the kept count apart). */
-  constructor(stream: Stream<T>, stats: CompactStats, keptCount?: () => Promise<number>) {
+  constructor(stream: Stream<T>, stats: CompactStats, keptCount?: { read: () => Promise<number>; texture: WebGLTexture }) {
     this.stream = stream;
     this.stats = stats;
     this.#keptCount = keptCount;
@@ -59,8 +59,20 @@ export class CompactResult<T extends StreamData = StreamData> {
   async count(): Promise<number> {
     this.#assertAlive('count()');
     if (this.#keptCount === undefined) return this.stream.readLength();
-    this.#knownCount ??= await this.#keptCount();
+    this.#knownCount ??= await this.#keptCount.read();
     return this.#knownCount;
+  }
+
+  /**
+   * A 1×1 R32UI texture whose one texel (red) holds the kept count, for shaders that draw with no
+   * readback (`glcompactLength()` of `streamGlsl` reads it): for a compaction the same as
+   * `result.stream.lengthTexture`; for a partition, where the rejected elements start (its stream's
+   * own length is the input's). Owned by the result and freed with it.
+   * @throws Error if the result or its engine was disposed.
+   */
+  get countTexture(): WebGLTexture {
+    this.#assertAlive('countTexture');
+    return this.#keptCount ? this.#keptCount.texture : this.stream.lengthTexture;
   }
 
   /**
