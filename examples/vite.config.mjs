@@ -15,7 +15,7 @@ import { glslVitePlugin } from '../scripts/glsl-loader.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, 'demo');
 export const demoOutDir = resolve(here, '../dist-demo');
-export const demoPages = ['index', 'step-by-step', 'particles', 'three-culling', 'hiz-culling', 'benchmark'];
+export const demoPages = ['index', 'step-by-step', 'particles', 'three-culling', 'hiz-culling', 'splat-sort', 'benchmark'];
 export const apiDocsDir = resolve(here, '../dist-docs');
 
 const contentTypes = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
