@@ -1,11 +1,15 @@
-// The README's usage snippets are the files they are taken from (no drift), and the browser one
-// runs: on a real canvas in the browser run, on a canvas-shaped wrapper around headless-gl in Node.
+// The README's usage snippets are the files they are taken from (no drift), and they run: the browser
+// one and the three.js recipe on a real canvas in the browser runs, on a canvas-shaped wrapper around
+// headless-gl in Node (three.js renders there too).
 import { describe, expect, it } from 'vitest';
 import readme from '../README.md?raw';
 import browserUsage from '../examples/usage/browser-particles.js?raw';
 import nodeUsage from './readme-usage.node.test.js?raw';
 import drawUsage from '../examples/usage/draw-from-gpu-count.js?raw';
 import cullUsage from '../examples/usage/cull-instances.js?raw';
+import threeUsage from '../examples/usage/three-culling.js?raw';
+import { cullingScene } from '../examples/usage/three-culling.js';
+import * as THREE from 'three';
 import { cullInstances } from '../examples/usage/cull-instances.js';
 import { mat4 } from 'gl-matrix';
 import { drawnTexture } from './support/app-textures.js';
@@ -27,6 +31,7 @@ describe('README usage', () => {
     expect(codeBlockAfter('<!-- usage: test/readme-usage.node.test.js -->')).toBe(nodeUsage);
     expect(codeBlockAfter('<!-- usage: examples/usage/draw-from-gpu-count.js -->')).toBe(drawUsage);
     expect(codeBlockAfter('<!-- usage: examples/usage/cull-instances.js -->')).toBe(cullUsage);
+    expect(codeBlockAfter('<!-- usage: examples/usage/three-culling.js -->')).toBe(threeUsage);
   });
 
   it('the drawing snippet draws exactly the live particles, with no count readback', async () => {
@@ -127,5 +132,73 @@ describe('README usage', () => {
     sphereStream.dispose();
     colorStream.dispose();
     gl.deleteTexture(hidden);
+  });
+
+  it('the three.js recipe culls to the frustum as THREE.Frustum does, draws what drawing every instance draws, and reads nothing back', async () => {
+    const { platform } = await testContext();
+    const size = 128;
+    const count = 20_000;
+    let canvas: HTMLCanvasElement;
+    let destroy = () => {};
+    if (platform === 'browser') {
+      canvas = Object.assign(document.createElement('canvas'), { width: size, height: size });
+    } else {
+      // headless-gl's context behind the few canvas members three.js uses.
+      const node = await import('../src/node.js');
+      const gl = node.createHeadlessContext({ width: size, height: size });
+      canvas = { width: size, height: size, style: {}, addEventListener() {}, removeEventListener() {}, getContext: () => gl } as unknown as HTMLCanvasElement;
+      destroy = () => node.destroyHeadlessContext(gl);
+    }
+    const app = cullingScene(canvas, { count, width: size, height: size });
+    const gl = app.renderer.getContext() as WebGL2RenderingContext;
+    let readbacks = 0;
+    for (const name of ['readPixels', 'getBufferSubData'] as const) {
+      const original = (gl[name] as (...args: unknown[]) => unknown).bind(gl);
+      (gl as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+        readbacks += 1;
+        return original(...args);
+      };
+    }
+    const readPixels = () => {
+      const pixels = new Uint8Array(size * size * 4);
+      gl.readPixels(0, 0, size, size, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+      return pixels;
+    };
+    // Each instance's row of the data, to tell which ones a compaction kept.
+    const row = (values: ArrayLike<number>, i: number) => [0, 1, 2, 3].map((c) => values[4 * i + c]).join();
+    const indexOf = new Map(Array.from({ length: count }, (_, i) => [row(app.data, i), i]));
+    const frustum = new THREE.Frustum();
+    const sphere = new THREE.Sphere();
+    for (const seconds of [0, 0.8, 2.5]) {
+      readbacks = 0;
+      const visible = app.frame(seconds);
+      expect(readbacks, 'readbacks during the frame').toBe(0);
+      const culled = readPixels();
+      // The CPU's culling by three.js's own frustum test; spheres within 1e-3 of a plane may go either way in float32.
+      frustum.setFromProjectionMatrix(app.viewProj);
+      const inside: number[] = [];
+      const borderline = new Set<number>();
+      for (let i = 0; i < count; i++) {
+        sphere.set(new THREE.Vector3(app.data[4 * i], app.data[4 * i + 1], app.data[4 * i + 2]), app.data[4 * i + 3]!);
+        const margin = Math.min(...frustum.planes.map((plane) => plane.distanceToPoint(sphere.center) + sphere.radius));
+        if (Math.abs(margin) < 1e-3) borderline.add(i);
+        else if (margin > 0) inside.push(i);
+      }
+      const kept = await visible.read();
+      const keptIndices = Array.from({ length: kept.length / 4 }, (_, k) => indexOf.get(row(kept, k))!);
+      expect(keptIndices.filter((i) => !borderline.has(i)), `frame at ${seconds} s: kept instances`).toEqual(inside);
+      expect(inside.length).toBeGreaterThan(count / 50);
+      expect(inside.length).toBeLessThan(count / 2);
+      // Drawing every instance (the whole stream) gives the same pixels: the culled ones were off screen.
+      app.mesh.material.uniforms.instances!.value.sourceTexture = app.instances.texture;
+      app.mesh.material.uniforms.instanceCount!.value.sourceTexture = app.instances.lengthTexture;
+      app.renderer.render(app.scene, app.camera);
+      const all = readPixels();
+      expect(culled.filter((_, k) => k % 4 === 0 && culled[k] !== 0).length, 'lit pixels').toBeGreaterThan(size);
+      expect(culled.every((value, k) => value === all[k]), 'the same pixels').toBe(true);
+      expect(gl.getError()).toBe(gl.NO_ERROR);
+    }
+    app.dispose();
+    destroy();
   });
 });
