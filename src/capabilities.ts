@@ -42,7 +42,11 @@ export interface Capabilities {
   asyncReadback: boolean;
   /** KHR_parallel_shader_compile: engine.warmUp() lets the driver link in the background, never blocking a task. */
   parallelShaderCompile: boolean;
-  /** The renderer string, unmasked where the context allows. */
+  /**
+   * The renderer string, unmasked where the context allows (`WEBGL_debug_renderer_info`). Under
+   * headless-gl it is just `"ANGLE"` (its wrapper answers `RENDERER` with that and has no
+   * `WEBGL_debug_renderer_info`): `headlessRenderer(gl)` from `glcompact/node` gives the real one.
+   */
   renderer: string;
 }
 

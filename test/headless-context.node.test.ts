@@ -24,3 +24,20 @@ describe('createHeadlessContext options', () => {
     expect(() => createHeadlessContext({ height: 1.5 })).toThrow('options.height must be a positive integer (pixels); got 1.5');
   });
 });
+
+describe('the renderer string under headless-gl (README "Node")', () => {
+  it("engine.caps.renderer is headless-gl's fixed 'ANGLE'; headlessRenderer(gl) names the renderer behind it", async () => {
+    const { createHeadlessContext, destroyHeadlessContext, headlessRenderer } = await import('../src/node.js');
+    const { createEngine } = await import('../src/index.js');
+    const gl = createHeadlessContext();
+    const engine = createEngine(gl);
+    // headless-gl's JavaScript wrapper answers RENDERER with 'ANGLE' and has no WEBGL_debug_renderer_info.
+    expect(gl.getParameter(gl.RENDERER)).toBe('ANGLE');
+    expect(gl.getExtension('WEBGL_debug_renderer_info')).toBeNull();
+    expect(engine.caps.renderer).toBe('ANGLE');
+    // The native string: ANGLE and the GL driver it runs on, e.g. "ANGLE (Mesa/X.org, llvmpipe (...), OpenGL 4.5)".
+    expect(headlessRenderer(gl)).toMatch(/^ANGLE \(.+\)$/);
+    engine.dispose();
+    destroyHeadlessContext(gl);
+  });
+});

@@ -74,30 +74,40 @@ describe('the npm package', () => {
     for (const dependency of Object.keys(pkg.dependencies)) expect(existsSync(join(consumer, 'node_modules', dependency))).toBe(true);
   });
 
-  it('type-checks a strict consumer (skipLibCheck false, exactOptionalPropertyTypes) with node16 and bundler resolution', () => {
+  it('type-checks a strict consumer (skipLibCheck false, exactOptionalPropertyTypes) with node16 and bundler resolution, with the README\'s `lib`', () => {
     writeFileSync(join(consumer, 'check.ts'), strictConsumerSource);
     const tsc = join(repo, 'node_modules/typescript/bin/tsc');
-    for (const [module, moduleResolution] of [['node16', 'node16'], ['esnext', 'bundler']]) {
-      const config = `tsconfig.${moduleResolution}.json`;
-      writeFileSync(join(consumer, config), JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          skipLibCheck: false,
-          exactOptionalPropertyTypes: true,
-          noUnusedLocals: true,
-          noEmit: true,
-          target: 'es2022',
-          module,
-          moduleResolution,
-          lib: ['es2022', 'dom'],
-          types: [],
-        },
-        files: ['check.ts'],
-      }, null, 2));
-      const listed = run(process.execPath, [tsc, '-p', config, '--listFiles'], consumer);
+    // The install section's tsconfig setting: the declarations use the DOM's WebGL types.
+    const documented = readFileSync(join(repo, 'README.md'), 'utf8').match(/"lib": (\[[^\]\n]*\])/);
+    expect(documented, 'README: the tsconfig "lib" a consumer needs').not.toBeNull();
+    const lib = JSON.parse(documented![1]!) as string[];
+    const config = (module: string, moduleResolution: string, libs: string[]) => ({
+      compilerOptions: {
+        strict: true,
+        skipLibCheck: false,
+        exactOptionalPropertyTypes: true,
+        noUnusedLocals: true,
+        noEmit: true,
+        target: 'es2022',
+        module,
+        moduleResolution,
+        lib: libs,
+        types: [],
+      },
+      files: ['check.ts'],
+    });
+    // Without the DOM lib the declarations do not compile, as the README says.
+    writeFileSync(join(consumer, 'tsconfig.no-dom.json'), JSON.stringify(config('node16', 'node16', ['es2022']), null, 2));
+    const withoutDom = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.no-dom.json'], { cwd: consumer, env: cleanEnv, encoding: 'utf8', timeout: 60_000 });
+    expect(withoutDom.status).not.toBe(0);
+    expect(withoutDom.stdout).toContain("Cannot find name 'WebGL2RenderingContext'");
+    for (const [module, moduleResolution] of [['node16', 'node16'], ['esnext', 'bundler']] as const) {
+      const file = `tsconfig.${moduleResolution}.json`;
+      writeFileSync(join(consumer, file), JSON.stringify(config(module, moduleResolution, lib), null, 2));
+      const listed = run(process.execPath, [tsc, '-p', file, '--listFiles'], consumer);
       const fromPackage = listed.split('\n').filter((line) => line.includes('node_modules/glcompact/'));
-      expect(fromPackage.some((line) => line.endsWith('dist/types/index.d.ts')), `${config}: types from the tarball`).toBe(true);
-      expect(listed.split('\n').filter((line) => /twgl|gl-matrix/.test(line)), `${config}: files of other packages' typings`).toEqual([]);
+      expect(fromPackage.some((line) => line.endsWith('dist/types/index.d.ts')), `${file}: types from the tarball`).toBe(true);
+      expect(listed.split('\n').filter((line) => /twgl|gl-matrix/.test(line)), `${file}: files of other packages' typings`).toEqual([]);
     }
   });
 
@@ -170,6 +180,11 @@ engine.scan(floats, { algorithm: undefined, exclusive: undefined, blockSize: und
 engine.stream(new Float32Array(4), { components: undefined });
 engine.compact(floats, { keep: { glsl: 'return value.x > minimum;', uniforms: { minimum: 0.5 } } });
 engine.compact(floats, { keep: { glsl: 'return value.x > 0.0;', uniforms: undefined } });
+// Uniforms: numbers, plain, readonly and typed arrays (gl-matrix's vec3 and mat4 are Float32Arrays).
+const centre = [1, 2, 3] as const;
+engine.compact(floats, { keep: { glsl: 'return distance(value.xyz, centre) < radius;', uniforms: { centre, radius: 2 } } });
+engine.compact(floats, { keep: { glsl: 'return (viewProj * value).w > 0.0;', uniforms: { viewProj: new Float32Array(16) } } });
+engine.compact(floats, { keep: { glsl: 'return value.x < limits.y;', uniforms: { limits: new Float32Array([0, 1]) } } });
 
 // Output not known statically: either type.
 const options: CompactOptions = { keep: { glsl: 'return value.x > 0.0;' } };
