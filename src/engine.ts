@@ -164,7 +164,9 @@ export class Engine {
   /**
    * All-prefix-sums of `stream` (inclusive by default; `exclusive: true` for exclusive), as a new
    * stream of the same type and layout; sums wrap around in the stream's own type (float32 sums
-   * round as the GPU adds them). `blockSize` makes it a segmented scan.
+   * round as the GPU adds them). `blockSize` makes it a segmented scan. A 4-component stream scans
+   * each component on its own (four prefix sums side by side: `[a0, b0, c0, d0, a1, …]` gives
+   * `[a0, b0, c0, d0, a0 + a1, …]`).
    * @throws Error for options outside those allowed (see {@link ScanOptions}), or a stream that is
    * disposed or belongs to another engine.
    * @example

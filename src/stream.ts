@@ -128,8 +128,12 @@ export class Stream<T extends StreamData = StreamData> {
   }
 
   /**
-   * Number of elements. A compaction's output knows it only after `await result.count()` (or
-   * `await stream.readLength()`); the engine itself never needs it on the CPU.
+   * Number of elements (a 4-component stream of n elements reads back as 4·n numbers). A
+   * compaction's output knows it only after `await result.count()` (or `await stream.readLength()`):
+   * before that, reading `length` throws ("stream.length is not known yet: it is on the GPU; …").
+   * The engine itself never needs it on the CPU: pass the stream on, or draw it with
+   * {@link Stream.lengthTexture}.
+   * @throws Error while the length is only on the GPU, or once the stream or its engine is disposed.
    */
   get length(): number {
     const { length } = checkedState(this, 'stream.length');
