@@ -1,7 +1,6 @@
 // three.js culling (shown in the README): glcompact culls an InstancedMesh to the camera's frustum on
-// three.js's own WebGL2 context every frame, and three.js draws the visible instances straight from
-// the compacted texture and the count on the GPU: no readback, no renderer.resetState().
-// Needs three r179 or later (THREE.ExternalTexture).
+// three.js's context every frame; three.js draws the visible instances from the compacted texture and
+// the count on the GPU. No readback, no renderer.resetState(). three r179+ (THREE.ExternalTexture).
 import * as THREE from 'three';
 import { createEngine, streamGlsl } from 'glcompact';
 
@@ -17,7 +16,6 @@ for (int axis = 0; axis < 3; axis++) {
 }
 return true;`;
 
-// Instance i of the draw is visible instance i: its centre and radius from the compacted stream.
 const vertexShader = `${streamGlsl}
 uniform highp usampler2D instances;      // the compacted stream: x, y, z, radius per visible instance
 uniform highp usampler2D instanceCount;  // its length texture: the count stays on the GPU
@@ -33,7 +31,7 @@ void main() {
 const fragmentShader = `out highp vec4 color;
 void main() { color = vec4(1.0, 0.6, 0.2, 1.0); }`;
 
-/** A field of `count` octahedra: x, y, z in [-100, 100), radius in [0.5, 1.5), as float32. */
+/** `count` instances: x, y, z in [-100, 100), radius in [0.5, 1.5), float32. */
 export function makeInstances(count) {
   const data = new Float32Array(4 * count);
   let seed = 1;
@@ -42,7 +40,7 @@ export function makeInstances(count) {
   return data;
 }
 
-/** Sets up the scene on `canvas`; call `frame(seconds)` from requestAnimationFrame, `dispose()` at the end. */
+/** The scene on `canvas`: call `frame(seconds)` every frame, `dispose()` at the end. */
 export function cullingScene(canvas, { count = 100_000, width = 512, height = 512 } = {}) {
   const renderer = new THREE.WebGLRenderer({ canvas });
   renderer.setSize(width, height, false);
@@ -61,8 +59,8 @@ export function cullingScene(canvas, { count = 100_000, width = 512, height = 51
     fragmentShader,
   });
   const geometry = new THREE.OctahedronGeometry(1); // radius 1: scaled by the instance's radius
-  const mesh = new THREE.InstancedMesh(geometry, material, count); // draws `count` instances, culled in the shader
-  mesh.frustumCulled = false; // three.js's own bounds come from instanceMatrix, unused here
+  const mesh = new THREE.InstancedMesh(geometry, material, count); // all `count`, culled in the shader
+  mesh.frustumCulled = false; // three.js's bounds come from instanceMatrix, unused here
   const scene = new THREE.Scene();
   scene.add(mesh);
   const camera = new THREE.PerspectiveCamera(60, width / height, 0.1, 120);
@@ -74,14 +72,14 @@ export function cullingScene(canvas, { count = 100_000, width = 512, height = 51
     camera.lookAt(0, 0, 0);
     camera.updateMatrixWorld();
     viewProj.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
-    // The camera changes every frame: it goes in as a mat4 uniform, the program is compiled once.
+    // The camera goes in as a uniform: the program is compiled once.
     const next = engine.compact(instances, { keep: { glsl: inFrustumGlsl, uniforms: { viewProj: viewProj.elements } } });
-    instanceTexture.sourceTexture = next.stream.texture; // new textures each frame (the engine's pool):
-    countTexture.sourceTexture = next.stream.lengthTexture; // set them every frame
+    instanceTexture.sourceTexture = next.stream.texture; // new textures every frame (a pool)
+    countTexture.sourceTexture = next.stream.lengthTexture;
     renderer.render(scene, camera);
-    visible?.dispose(); // the frame before's textures go back to the pool
+    visible?.dispose(); // the frame before's, back to the pool
     visible = next;
-    return next; // e.g. `await next.count()` off the frame, to show how many were drawn
+    return next; // `await next.count()` reads how many were drawn
   }
 
   function dispose() {
