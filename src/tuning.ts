@@ -7,7 +7,7 @@ import type { CompactionAlgorithm } from './compact/algorithm-names.js';
 import type { ScanAlgorithm } from './scan/algorithms.js';
 
 /** The engine's version, part of a profile's key (a new version may change what is fastest). */
-export const ENGINE_VERSION = '0.2.0';
+export const ENGINE_VERSION = '0.3.0';
 
 /** What one measured call drew (`TuningProfile.work`). */
 export interface PathWork {

@@ -17,6 +17,7 @@ import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumExecutable } from '../scripts/chromium.mjs';
+import { ENGINE_VERSION } from '../src/tuning.js';
 
 const repo = resolve('.');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
@@ -66,6 +67,12 @@ describe('the npm package', () => {
     expect(files.filter((file) => !allowed.test(file)), 'files outside the allowed set').toEqual([]);
     expect(files.filter((file) => /(^|\/)(test|tests|bench|results|examples|scripts|tools|tmp)\/|\.(log|tgz|png|svg|json)$/.test(file) && file !== 'package.json')).toEqual([]);
     expect(packed.filename).toBe(`${pkg.name}-${pkg.version}.tgz`);
+  });
+
+  it('is one version everywhere: package.json, ENGINE_VERSION (tuning profiles), the CHANGELOG and the installed package', () => {
+    expect(ENGINE_VERSION).toBe(pkg.version);
+    expect(readFileSync(join(repo, 'CHANGELOG.md'), 'utf8')).toMatch(new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+    expect(readFileSync(join(consumer, 'node_modules/glcompact/dist/index.js'), 'utf8')).toContain(`ENGINE_VERSION = "${pkg.version}"`);
   });
 
   it('installs with its dependencies and no others', () => {
