@@ -19,7 +19,9 @@ return true;`;
 const vertexShader = `${streamGlsl}
 uniform highp usampler2D instances;      // the compacted stream: x, y, z, radius per visible instance
 uniform highp usampler2D instanceCount;  // its length texture: the count stays on the GPU
+out vec3 shade;
 void main() {
+  shade = vec3(0.3 + 0.7 * max(dot(normal, normalize(vec3(1.0, 2.0, 3.0))), 0.0));
   uint i = uint(gl_InstanceID);
   if (i >= glcompactLength(instanceCount)) {  // past the count: outside clip space, not drawn
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
@@ -28,15 +30,16 @@ void main() {
   vec4 instance = glcompactFloatElement(instances, i);
   gl_Position = projectionMatrix * modelViewMatrix * vec4(instance.xyz + position * instance.w, 1.0);
 }`;
-const fragmentShader = `out highp vec4 color;
-void main() { color = vec4(1.0, 0.6, 0.2, 1.0); }`;
+const fragmentShader = `in vec3 shade;
+out highp vec4 color;
+void main() { color = vec4(shade * vec3(1.0, 0.6, 0.2), 1.0); }`;
 
-/** `count` instances: x, y, z in [-100, 100), radius in [0.5, 1.5), float32. */
+/** `count` instances: x, y, z in [-100, 100), radius in [0.2, 0.7), float32. */
 export function makeInstances(count) {
   const data = new Float32Array(4 * count);
   let seed = 1;
   const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  for (let i = 0; i < count; i++) data.set([200 * random() - 100, 200 * random() - 100, 200 * random() - 100, 0.5 + random()], 4 * i);
+  for (let i = 0; i < count; i++) data.set([200 * random() - 100, 200 * random() - 100, 200 * random() - 100, 0.2 + 0.5 * random()], 4 * i);
   return data;
 }
 
