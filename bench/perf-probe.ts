@@ -255,7 +255,7 @@ if (parsed['new-only']) {
 
 if (parsed['concat-only']) {
   // The two concatenation paths (transform-feedback endpoints vs vertex fetch) at several densities:
-  // what concat 'auto' should choose (README "Platform notes").
+  // what concat 'auto' should choose (docs/how-it-works.md "Platform notes").
   for (const p of [0.05, 0.25, 0.5, 0.75, 0.95]) {
     for (const algorithm of ['jumping-jack', 'horn', 'auto'] as const) {
       for (const concat of ['transform-feedback', 'vertex-fetch'] as const) {

@@ -15,7 +15,7 @@
 // - during a public call, records the first value of every slot it changes (an undo log in preallocated
 //   arrays: nothing allocated per call) and writes back only the slots whose value differs at the end.
 //
-// Trade-offs (README "Using glcompact in a graphics app"):
+// Trade-offs (docs/how-it-works.md "The state contract without queries"):
 // - Calls that do not go through the context object's methods are invisible: references to methods
 //   taken before createEngine (`const bind = gl.bindTexture.bind(gl)`), or `WebGL2RenderingContext
 //   .prototype.x.call(gl, ...)`. After such calls an app calls engine.syncState() (reads the state

@@ -2,7 +2,7 @@
 // Measured: llvmpipe scans [d, d, d] (d = 2^-149, the smallest denormal) to [0, 0, 0] with Blelloch and
 // reduce-then-scan but to [d, 0, 0] with recursive doubling: every output that comes out of an
 // addition is flushed, and recursive doubling's first element is never added to (it is copied through),
-// while the tree scans add 0 to it. The README states it; this test holds each renderer to one of two
+// while the tree scans add 0 to it. docs/how-it-works.md "Numbers" states it; this test holds each renderer to one of two
 // models per algorithm, and reports which:
 //   ieee            outputs are the float32 sums: [d, 2d, 3d]
 //   flush-to-zero   every added output is +0; the first may keep its bits where no pass adds to it

@@ -1,4 +1,4 @@
-// The float32 scan's summation order and accuracy, as the README documents them: the result is the
+// The float32 scan's summation order and accuracy, as docs/how-it-works.md "Numbers" documents them: the result is the
 // engine's tree of float32 additions bit for bit (test/support/float-scan.ts replays it on the CPU),
 // which is not a sequential float32 sum, and its error against the exact sum stays within
 // gamma(depth) * sum |x_j| with depth <= 2 * ceil(log2 capacity) + 1 roundings. Reduce-then-scan

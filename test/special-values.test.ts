@@ -187,7 +187,7 @@ describe('predicates on NaN behave as the GLSL expression says', () => {
 });
 
 describe('denormals in float thresholds', () => {
-  // GLSL ES 3.00 lets a GPU flush denormals to zero in arithmetic and comparisons. The README says
+  // GLSL ES 3.00 lets a GPU flush denormals to zero in arithmetic and comparisons. docs/how-it-works.md "Numbers" says
   // what the renderers we test do; this test measures it, and holds each renderer to one model for
   // every value and threshold: either IEEE comparisons, or denormal values and thresholds alike
   // compared as ±0 (never a mix, e.g. values flushed but thresholds not).
