@@ -63,7 +63,7 @@ describe('the npm package', () => {
     for (const required of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/node.js', 'dist/types/index.d.ts', 'dist/types/node.d.ts']) {
       expect(files, `the tarball must contain ${required}`).toContain(required);
     }
-    const allowed = /^(LICENSE|README\.md|CHANGELOG\.md|package\.json|dist\/(index|node)\.js(\.map)?|dist\/types\/[\w/-]+\.d\.ts|src\/[\w/.-]+\.ts|glsl\/[\w-]+\.(frag|vert|glsl))$/;
+    const allowed = /^(LICENSE|README\.md|CHANGELOG\.md|package\.json|docs\/[\w.-]+\.md|dist\/(index|node)\.js(\.map)?|dist\/types\/[\w/-]+\.d\.ts|src\/[\w/.-]+\.ts|glsl\/[\w-]+\.(frag|vert|glsl))$/;
     expect(files.filter((file) => !allowed.test(file)), 'files outside the allowed set').toEqual([]);
     expect(files.filter((file) => /(^|\/)(test|tests|bench|results|examples|scripts|tools|tmp)\/|\.(log|tgz|png|svg|json)$/.test(file) && file !== 'package.json')).toEqual([]);
     expect(packed.filename).toBe(`${pkg.name}-${pkg.version}.tgz`);

@@ -3,6 +3,7 @@
 // headless-gl in Node (three.js renders there too).
 import { describe, expect, it } from 'vitest';
 import readme from '../README.md?raw';
+import threeRecipe from '../docs/recipe-three.md?raw';
 import browserUsage from '../examples/usage/browser-particles.js?raw';
 import nodeUsage from './readme-usage.node.test.js?raw';
 import drawUsage from '../examples/usage/draw-from-gpu-count.js?raw';
@@ -18,10 +19,10 @@ import { drawLiveParticles, liveParticlesVertexShader } from '../examples/usage/
 import { glStateItems } from '../src/gl-state.js';
 import { testContext } from './support/engine.js';
 
-function codeBlockAfter(marker: string): string {
-  const start = readme.indexOf(marker);
+function codeBlockAfter(marker: string, text = readme): string {
+  const start = text.indexOf(marker);
   expect(start, `README marker ${marker}`).toBeGreaterThan(-1);
-  const match = readme.slice(start).match(/```js\n([\s\S]*?)```/);
+  const match = text.slice(start).match(/```js\n([\s\S]*?)```/);
   return match![1];
 }
 
@@ -31,7 +32,7 @@ describe('README usage', () => {
     expect(codeBlockAfter('<!-- usage: test/readme-usage.node.test.js -->')).toBe(nodeUsage);
     expect(codeBlockAfter('<!-- usage: examples/usage/draw-from-gpu-count.js -->')).toBe(drawUsage);
     expect(codeBlockAfter('<!-- usage: examples/usage/cull-instances.js -->')).toBe(cullUsage);
-    expect(codeBlockAfter('<!-- usage: examples/usage/three-culling.js -->')).toBe(threeUsage);
+    expect(codeBlockAfter('<!-- usage: examples/usage/three-culling.js -->', threeRecipe)).toBe(threeUsage);
   });
 
   it('the drawing snippet draws exactly the live particles, with no count readback', async () => {

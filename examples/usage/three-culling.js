@@ -1,4 +1,4 @@
-// three.js culling (shown in the README): glcompact culls an InstancedMesh to the camera's frustum on
+// three.js culling (shown in docs/recipe-three.md): glcompact culls an InstancedMesh to the camera's frustum on
 // three.js's context every frame; three.js draws the visible instances from the compacted texture and
 // the count on the GPU. No readback, no renderer.resetState(). three r179+ (THREE.ExternalTexture).
 import * as THREE from 'three';
