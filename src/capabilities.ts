@@ -43,9 +43,9 @@ export interface Capabilities {
   /** KHR_parallel_shader_compile: engine.warmUp() lets the driver link in the background, never blocking a task. */
   parallelShaderCompile: boolean;
   /**
-   * The renderer string, unmasked where the context allows (`WEBGL_debug_renderer_info`). Under
-   * headless-gl it is just `"ANGLE"` (its wrapper answers `RENDERER` with that and has no
-   * `WEBGL_debug_renderer_info`): `headlessRenderer(gl)` from `glcompact/node` gives the real one.
+   * The renderer string, unmasked where the context allows (`WEBGL_debug_renderer_info`). A context
+   * from `createHeadlessContext()` offers that extension (headless-gl itself has none and answers
+   * `RENDERER` with just `"ANGLE"`), so the string names the real renderer there too.
    */
   renderer: string;
 }

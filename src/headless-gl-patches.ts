@@ -1,5 +1,5 @@
 // Runtime patches that make WebGL2 transform feedback work on a headless-gl (npm `gl`
-// 9.0.0-rc.10) context. Node-only: src/node.ts imports this module, src/index.ts never does.
+// 9.0.0-rc.10) context, and give it the renderer string browsers give (WEBGL_debug_renderer_info). Node-only: src/node.ts imports this module, src/index.ts never does.
 //
 // How headless-gl is built (read from node_modules/gl/src/javascript/): the context a user gets
 // is a "wrapper" whose methods are own properties, each bound to an inner context object; that
@@ -117,6 +117,11 @@ export function patchHeadlessContext(gl: WebGL2RenderingContext): WebGL2Renderin
   const { native } = m!;
   const callNative = (name: string, ...args: unknown[]) => native[name].call(ctx, ...args);
 
+  const RENDERER = gl.RENDERER;
+  const VENDOR = gl.VENDOR;
+  const UNMASKED_VENDOR_WEBGL = 0x9245;
+  const UNMASKED_RENDERER_WEBGL = 0x9246;
+  const rendererInfo = Object.freeze({ UNMASKED_VENDOR_WEBGL, UNMASKED_RENDERER_WEBGL });
   const ARRAY_BUFFER = gl.ARRAY_BUFFER;
   const ELEMENT_ARRAY_BUFFER = gl.ELEMENT_ARRAY_BUFFER;
   const TRANSFORM_FEEDBACK_BUFFER = gl.TRANSFORM_FEEDBACK_BUFFER;
@@ -128,6 +133,7 @@ export function patchHeadlessContext(gl: WebGL2RenderingContext): WebGL2Renderin
     bufferData: gl.bufferData as (target: number, data: unknown, usage: number) => void,
     getParameter: gl.getParameter,
     getProgramParameter: gl.getProgramParameter,
+    getExtension: gl.getExtension,
   };
 
   /** Mirrors the wrapper's own argument check (TypeError for a non-object). */
@@ -307,7 +313,21 @@ export function patchHeadlessContext(gl: WebGL2RenderingContext): WebGL2Renderin
     getParameter(pname: number) {
       if (pname === gl.TRANSFORM_FEEDBACK_BUFFER_BINDING) return boundFeedbackBuffer();
       if (pname === gl.VERTEX_ARRAY_BINDING) return ctx._activeVertexArrayObject ?? null;
+      if (pname === UNMASKED_RENDERER_WEBGL) return String(callNative('getParameter', RENDERER));
+      if (pname === UNMASKED_VENDOR_WEBGL) return String(callNative('getParameter', VENDOR));
       return original.getParameter(pname);
+    },
+
+    /*
+     * Quirk: the wrapper answers RENDERER with a fixed 'ANGLE' and offers no
+     * WEBGL_debug_renderer_info, so engine.caps.renderer (and the key of every engine.tune()
+     * profile) was 'ANGLE' on every machine. Patch: the extension, whose two parameters (above)
+     * answer the native strings, e.g. 'ANGLE (Mesa/X.org, llvmpipe (...), OpenGL 4.5)', as
+     * browsers answer them. Other names: unchanged.
+     */
+    getExtension(name: string) {
+      if (name === 'WEBGL_debug_renderer_info') return rendererInfo;
+      return original.getExtension(name);
     },
   };
 

@@ -26,17 +26,25 @@ describe('createHeadlessContext options', () => {
 });
 
 describe('the renderer string under headless-gl (README "Node")', () => {
-  it("engine.caps.renderer is headless-gl's fixed 'ANGLE'; headlessRenderer(gl) names the renderer behind it", async () => {
+  it("quirk: headless-gl's wrapper answers RENDERER with a fixed 'ANGLE' and has no WEBGL_debug_renderer_info; the patched context has it, so engine.caps.renderer names the real renderer", async () => {
     const { createHeadlessContext, destroyHeadlessContext, headlessRenderer } = await import('../src/node.js');
     const { createEngine } = await import('../src/index.js');
+    const { createRequire } = await import('node:module');
+    const makeGl = createRequire(import.meta.url)('gl') as (w: number, h: number, o: object) => WebGL2RenderingContext | null;
+    const raw = makeGl(1, 1, { createWebGL2Context: true });
+    expect(raw, 'an unpatched headless-gl WebGL2 context').not.toBeNull();
+    expect(raw!.getParameter(raw!.RENDERER)).toBe('ANGLE');
+    expect(raw!.getExtension('WEBGL_debug_renderer_info')).toBeNull();
+    destroyHeadlessContext(raw!);
     const gl = createHeadlessContext();
     const engine = createEngine(gl);
-    // headless-gl's JavaScript wrapper answers RENDERER with 'ANGLE' and has no WEBGL_debug_renderer_info.
-    expect(gl.getParameter(gl.RENDERER)).toBe('ANGLE');
-    expect(gl.getExtension('WEBGL_debug_renderer_info')).toBeNull();
-    expect(engine.caps.renderer).toBe('ANGLE');
+    const info = gl.getExtension('WEBGL_debug_renderer_info')!;
+    expect(info.UNMASKED_RENDERER_WEBGL).toBe(0x9246);
     // The native string: ANGLE and the GL driver it runs on, e.g. "ANGLE (Mesa/X.org, llvmpipe (...), OpenGL 4.5)".
     expect(headlessRenderer(gl)).toMatch(/^ANGLE \(.+\)$/);
+    expect(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)).toBe(headlessRenderer(gl));
+    expect(engine.caps.renderer).toBe(headlessRenderer(gl));
+    expect(gl.getParameter(gl.RENDERER)).toBe('ANGLE'); // the masked string stays as headless-gl gives it
     engine.dispose();
     destroyHeadlessContext(gl);
   });
