@@ -120,6 +120,30 @@ async function everyPath(engine: Engine, w: Watch, asyncReads: boolean, length: 
     again.dispose();
     result.dispose();
   }
+  // The calls added with the culling toolkit and the compaction family (issues 21, 22).
+  const flags = engine.stream(Uint32Array.from(data, (v) => v & 1));
+  const indices = engine.compact(stream, { keep: { flags }, output: 'indices' });
+  const byStream = engine.compact(stream, { keep: { glsl: 'return glcompactElement(other, index).x != 0u;', streams: { other: flags } } });
+  const gathered = engine.gather(stream, indices.stream);
+  const split = engine.partition(stream, { keep: { greaterThan: 2 } });
+  const distinct = engine.unique(stream);
+  const runs = engine.runLengthEncode(stream);
+  const total = engine.reduce(stream, { op: 'sum' });
+  const segmented = engine.scan(stream, { segments: flags, exclusive: true });
+  const sorted = engine.sort(stream, { values: flags, bits: 4 });
+  w.armed = armed && asyncReads;
+  const odd = data.filter((v) => (v & 1) === 1);
+  expect(await byStream.count()).toBe(odd.length);
+  expect(Array.from(await gathered.read())).toEqual(Array.from(odd));
+  expect(await split.count()).toBe(data.filter((v) => v > 2).length);
+  expect(await distinct.count()).toBe(data.filter((v, i) => i === 0 || v !== data[i - 1]).length);
+  expect(await runs.count()).toBe(await distinct.count());
+  expect((await total.read())[0]).toBe(data.reduce((a, v) => a + v, 0));
+  expect(Array.from(await sorted.keys.read())).toEqual(Array.from(data).sort((a, b) => a - b));
+  await segmented.read();
+  w.armed = armed;
+  for (const r of [indices, byStream, split, distinct, runs, total, sorted]) r.dispose();
+  for (const s of [flags, gathered, segmented]) s.dispose();
   w.armed = armed && asyncReads;
   const back = await stream.read();
   w.armed = armed;
