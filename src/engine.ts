@@ -4,8 +4,9 @@ import { uploadBits } from './adapter.js';
 import { isWebGL2, probeCapabilities, type Capabilities } from './capabilities.js';
 import { compactionAlgorithmInfo } from './compact/algorithm-names.js';
 import { compactionDrivers } from './compact/algorithms.js';
+import type { CompactionPlan } from './compact/plan.js';
 import { AUTO_CONCAT } from './compact/concatenate.js';
-import { keepFunction, uniqueKeepFunction, type KeepOption } from './compact/keep-function.js';
+import { keepFunction, uniqueKeepFunction, type KeepFunction, type KeepOption } from './compact/keep-function.js';
 import { CompactResult, type CompactStats } from './compact/result.js';
 import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
@@ -298,17 +299,7 @@ export class Engine {
     const { output, count, lengthTarget, stats } = this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
       // An input whose length is still on the GPU: the output keeps its own copy of that length.
       const lengthTarget = view.length === undefined ? scope.own(copyTexel(this.#gpu, view.lengthTarget!, 0, 0)) : undefined;
-      const { value, stats } = this.#gpu.measure(() => compactionDrivers['horn-global'](this.#gpu, view, {
-        keep,
-        outputIndices: plan.outputIndices,
-        maxTextureSize: this.caps.maxTextureSize,
-        radix: DEFAULT_RADIX,
-        blockLog2: log2Exact(DEFAULT_BLOCK_SIZE),
-        blockScan: scanAlgorithms.blelloch.blockScan,
-        concat: AUTO_CONCAT,
-        jumpingJackKept: { from: 0, to: 0 },
-        partition: true,
-      }));
+      const { value, stats } = this.#gpu.measure(() => compactionDrivers['horn-global'](this.#gpu, view, { ...this.#defaultPlan(keep, plan.outputIndices), partition: true }));
       if (lengthTarget) scope.keep(lengthTarget);
       return { output: value.output, count: value.count, lengthTarget, stats };
     }));
@@ -419,16 +410,7 @@ export class Engine {
     const keep = uniqueKeepFunction();
     const view = viewOf(stream);
     const { value, stats } = this.#gpu.guard.run(() => this.#gpu.measure(() =>
-      compactionDrivers.bitmask(this.#gpu, view, {
-        keep,
-        outputIndices: indices,
-        maxTextureSize: this.caps.maxTextureSize,
-        radix: DEFAULT_RADIX,
-        blockLog2: log2Exact(DEFAULT_BLOCK_SIZE),
-        blockScan: scanAlgorithms.blelloch.blockScan,
-        concat: AUTO_CONCAT,
-        jumpingJackKept: { from: 0, to: 0 },
-      }),
+      compactionDrivers.bitmask(this.#gpu, view, this.#defaultPlan(keep, indices)),
     ));
     const format = indices ? COUNT_FORMAT : view.format;
     const output = this.#adopt(new Stream({ owner: this.#owner, target: value.output, format, length: undefined, lengthTarget: value.count }, { ...stream.layout, length: stream.layout.capacity }, indices ? 'uint32' : stream.type));
@@ -835,6 +817,23 @@ export class Engine {
       if (lengthTarget) scope.keep(lengthTarget);
       return this.#adopt(new Stream<T>({ owner: this.#owner, target: result, format: view.format, length: view.length, lengthTarget }, stream.layout, stream.type));
     }));
+  }
+
+  /**
+   * The plan of the internal compactions (partition, unique, runLengthEncode), which run one path
+   * without blocks: the block fields hold the defaults and go unused.
+   */
+  #defaultPlan(keep: KeepFunction, outputIndices: boolean): CompactionPlan {
+    return {
+      keep,
+      outputIndices,
+      maxTextureSize: this.caps.maxTextureSize,
+      radix: DEFAULT_RADIX,
+      blockLog2: log2Exact(DEFAULT_BLOCK_SIZE),
+      blockScan: scanAlgorithms.blelloch.blockScan,
+      concat: AUTO_CONCAT,
+      jumpingJackKept: { from: 0, to: 0 },
+    };
   }
 
   #adopt<S extends Stream>(stream: S): S {
