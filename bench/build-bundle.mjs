@@ -1,5 +1,5 @@
 // Bundles one bench script into bench/tmp/NAME.mjs (gl left external), for this machine or the GPU one
-// (tools/gpu/README.md): node bench/build-bundle.mjs call-cost|pool-probe|tune-probe
+// (bench/gpu/README.md): node bench/build-bundle.mjs call-cost|pool-probe|tune-probe
 import { build } from 'esbuild';
 import { glslEsbuildPlugin } from '../scripts/glsl-loader.mjs';
 

@@ -1,5 +1,5 @@
 // Bundles bench/cli.mjs (with the built glcompact, vega and the rest; gl external) into one file for
-// the GPU machine (tools/gpu/README.md): bench/tmp/bench-cli.mjs. Run `npm run build` first.
+// the GPU machine (bench/gpu/README.md): bench/tmp/bench-cli.mjs. Run `npm run build` first.
 import { build } from 'esbuild';
 await build({
   entryPoints: ['bench/cli.mjs'],

@@ -1,4 +1,4 @@
-// Bundles bench/perf-probe.ts (or bench/<name>.ts: node bench/build-probe.mjs <name>) into one file (gl external) for the GPU machine (tools/gpu/README.md).
+// Bundles bench/perf-probe.ts (or bench/<name>.ts: node bench/build-probe.mjs <name>) into one file (gl external) for the GPU machine (bench/gpu/README.md).
 import { build } from 'esbuild';
 import { glslEsbuildPlugin } from '../scripts/glsl-loader.mjs';
 const name = process.argv[2] ?? 'perf-probe';

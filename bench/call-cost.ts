@@ -6,7 +6,7 @@
 //
 // Usage: node bench/build-bundle.mjs call-cost && bash scripts/with-display.sh node bench/tmp/call-cost.mjs
 //          [--sizes 10,12,16,20] [--calls 300] [--heap-calls 10000] [--json FILE]
-// On the GPU machine: tools/gpu/README.md (it prints the renderer; every figure names it).
+// On the GPU machine: bench/gpu/README.md (it prints the renderer; every figure names it).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine, type Engine, type Stream } from '../src/index.js';

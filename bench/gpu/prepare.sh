@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Packs what a headless-gl WebGL2 run needs on the lent GPU machine into .gpu/ (git-ignored): that
-# machine has the NVIDIA driver but no npm registry, no X server, and only the working tree travels.
-#   usage, from the project root after npm ci:  bash tools/gpu/prepare.sh BUNDLE.mjs [MORE FILES...]
+# Packs what a headless-gl WebGL2 run needs on a headless NVIDIA GPU server into .gpu/ at the
+# repository root (git-ignored): that machine has the NVIDIA driver but no npm registry, no X server,
+# and only the working tree (with .gpu/) travels. bench/README.md "Running on a headless NVIDIA GPU server".
+#   usage, from the project root after npm ci:  bash bench/gpu/prepare.sh BUNDLE.mjs [MORE FILES...]
 # BUNDLE: one self-contained script with 'gl' left external (bench/build-*.mjs make them).
-# Then run it there with carry [".gpu"]:  bash .gpu/device.sh BUNDLE_BASENAME [ARGS...]
+# Then run it there, with .gpu/ copied along:  GPU_BACKEND=egl bash .gpu/device.sh BUNDLE_BASENAME [ARGS...]
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: bash tools/gpu/prepare.sh BUNDLE [MORE FILES...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bash bench/gpu/prepare.sh BUNDLE [MORE FILES...]" >&2; exit 2; }
 root=$(git rev-parse --show-toplevel)
-tools=$(cd "$(dirname "$0")" && pwd)
+recipe=$(cd "$(dirname "$0")" && pwd)   # bench/gpu: the shim source and device.sh
 cd "$root"
 release=node_modules/gl/build/Release
 [ -d "$release" ] || { echo "prepare.sh: $release is missing; run npm ci first" >&2; exit 1; }
@@ -31,8 +32,8 @@ for library in $libraries; do
 done
 for library in $libraries; do cp -L "/usr/lib/x86_64-linux-gnu/$library" .gpu/lib/; done
 # The egl backend's shim (egl-angle-shim.c says why).
-gcc -O2 -shared -fPIC -o .gpu/libEGL_shim.so "$tools/egl-angle-shim.c" -ldl
-cp "$tools/device.sh" .gpu/
+gcc -O2 -shared -fPIC -o .gpu/libEGL_shim.so "$recipe/egl-angle-shim.c" -ldl
+cp "$recipe/device.sh" .gpu/
 for file in "$@"; do cp "$file" .gpu/; done
 du -sh .gpu
 echo "ready: device run, carry [\".gpu\"], command: GPU_BACKEND=egl bash .gpu/device.sh $(basename "$1") [ARGS...]"

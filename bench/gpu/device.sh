@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs on the lent GPU machine from the project root:  [GPU_BACKEND=egl|vulkan] bash .gpu/device.sh SCRIPT [ARGS...]
+# Runs on the GPU machine from the project root:  [GPU_BACKEND=egl|vulkan] bash .gpu/device.sh SCRIPT [ARGS...]
+# bench/gpu/prepare.sh copies this file into .gpu/ next to SCRIPT (a file name inside .gpu/, e.g. bench-cli.mjs).
 #   egl     ANGLE on the driver's OpenGL ES through EGL (egl-angle-shim.c); the faster for many passes
 #   vulkan  ANGLE on the NVIDIA Vulkan driver (default)
 # No X server: headless-gl's ANGLE otherwise asks for one. The scripts print the renderer themselves.
