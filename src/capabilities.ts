@@ -2,7 +2,9 @@
 // version strings (headless-gl reports "WebGL 1.0" for its WebGL2 contexts, for one).
 import { clearErrors, readBits, uploadBits, type UploadPath } from './adapter.js';
 import type { Gpu } from './gpu.js';
+import type { Program } from './programs.js';
 import { probeTransformFeedback } from './probe-transform-feedback.js';
+import probeDrawBuffersFragment from '../glsl/probe-draw-buffers.frag';
 import { texelFormats } from './texel-format.js';
 
 /**
@@ -36,6 +38,13 @@ export interface Capabilities {
   transformFeedback: boolean;
   /** R32F render targets (EXT_color_buffer_float). The engine keeps all data in integer targets, so it does not need them. */
   floatRender: boolean;
+  /**
+   * Colour attachments the engine writes in one pass: 8 where a probe pass really fills 8 layers of a
+   * texture array, else 4 (all WebGL2 promises), or 1 where `drawBuffers` cannot route outputs to
+   * more than one (headless-gl). With 4 or 8 the scans write that many times 4 running sums per
+   * fragment (docs/how-it-works.md).
+   */
+  drawBuffers: 1 | 4 | 8;
   /** GPU timer queries (EXT_disjoint_timer_query_webgl2). */
   timerQuery: boolean;
   /** Pixel-pack buffer + fence readback works (browsers); else reads block in readPixels (headless-gl). */
@@ -145,6 +154,60 @@ function rendererString(gl: WebGL2RenderingContext): string {
   return String(unmasked ?? gl.getParameter(gl.RENDERER));
 }
 
+/** Whether one pass writes `attachments` layers of a texture array, each with its own value. */
+function drawsToLayers(gpu: Gpu, attachments: number, readPixelsRaisesError: boolean): boolean {
+  const gl = gpu.gl;
+  const target = gpu.target(1, 1, texelFormats.rgba32ui, attachments);
+  const reader = gl.createFramebuffer();
+  let program: Program | undefined;
+  try {
+    clearErrors(gl);
+    program = gpu.program({ name: 'probe-draw-buffers.frag', fragment: probeDrawBuffersFragment, defines: { ATTACHMENTS: attachments } });
+    gpu.pass(program, target, {});
+    // Each layer is read through a framebuffer of its own (readBuffer has headless-gl's quirk too).
+    const texel = new Uint32Array(4);
+    for (let layer = 0; layer < attachments; layer++) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, reader);
+      gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, target.texture, 0, layer);
+      texel.fill(0);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, texel);
+      if (texel[0] !== layer + 1 || texel[1] !== 0xa5 || texel[2] !== layer * 3 || texel[3] !== 7) return false;
+    }
+    const errors = clearErrors(gl);
+    return readPixelsRaisesError || errors.length === 0;
+  } catch {
+    return false;
+  } finally {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.deleteFramebuffer(reader);
+    // Used once: it must not take a place in the program cache.
+    if (program) gpu.programs.drop(program);
+    clearErrors(gl);
+    target.free();
+  }
+}
+
+/**
+ * 8 draw buffers where the context has them and a pass fills them all, else 4, else 1. Past 8 the
+ * shaders grow and the lanes of a group outnumber what one fragment adds up cheaply.
+ *
+ * Quirk (headless-gl 9.0.0-rc.10, shown by test/headless-context.node.test.ts): its drawBuffers and
+ * readBuffer pass every enum but DEPTH/STENCIL through a switch without a default case
+ * (OverrideDrawBufferEnum in src/native/webgl.cc), which the compiled module turns into
+ * COLOR_ATTACHMENT0: [ATTACHMENT0, ATTACHMENT1] reaches GL as [ATTACHMENT0, ATTACHMENT0] and fails
+ * with INVALID_OPERATION, so only attachment 0 is ever written. Its WebGL2 context maps no WebGL
+ * extension to EXT_draw_buffers either. The probe sees the layers stay empty and answers 1; the scans
+ * then take their single-attachment form (scan/summing-tree.ts). bench/gpu's EGL shim fixes the call
+ * on the GPU server (egl-angle-shim.c), which is how the H200 figures with 8 were measured.
+ */
+function probeDrawBuffers(gpu: Gpu, readPixelsRaisesError: boolean): 1 | 4 | 8 {
+  const gl = gpu.gl;
+  const most = Math.min(Number(gl.getParameter(gl.MAX_DRAW_BUFFERS)), Number(gl.getParameter(gl.MAX_COLOR_ATTACHMENTS)));
+  if (most >= 8 && drawsToLayers(gpu, 8, readPixelsRaisesError)) return 8;
+  if (most >= 4 && drawsToLayers(gpu, 4, readPixelsRaisesError)) return 4;
+  return 1;
+}
+
 /**
  * Render targets of every format the engine uses must be complete. Checked here, once, so that no
  * call asks again (checkFramebufferStatus is a sync point in a browser; pool targets of new sizes
@@ -177,6 +240,8 @@ export function probeCapabilities(gpu: Gpu, limits: { maxTextureSize: number; co
   const readPixelsRaisesError = probeReadPixelsError(gpu);
   const integerUpload = probeUpload(gpu, 'integer', readPixelsRaisesError);
   const floatBits = !integerUpload && probeUpload(gpu, 'float-bits', readPixelsRaisesError);
+  const drawBuffers = probeDrawBuffers(gpu, readPixelsRaisesError);
+  gpu.drawBuffers = drawBuffers;
   if (!integerUpload && !floatBits) {
     throw new Error(
       'this WebGL2 context cannot store 32-bit data exactly: neither integer uploads nor float-bit ' +
@@ -190,6 +255,7 @@ export function probeCapabilities(gpu: Gpu, limits: { maxTextureSize: number; co
     integerUpload,
     readPixelsRaisesError,
     transformFeedback: probeTransformFeedback(gl),
+    drawBuffers,
     floatRender: probeFloatRender(gpu),
     timerQuery: probeTimerQuery(gpu),
     asyncReadback: supportsAsyncReadback(gl),

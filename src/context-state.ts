@@ -66,9 +66,17 @@ export const Slot = {
   viewport: BUFFER0 + trackedBuffers.length + 5,
   colorMask: BUFFER0 + trackedBuffers.length + 6,
   activeTexture: BUFFER0 + trackedBuffers.length + 7,
-  /** Unit u: texture 2D at UNIT0 + 2u, sampler at UNIT0 + 2u + 1. */
+  /**
+   * Unit u: TEXTURE_2D at UNIT0 + UNIT_SLOTS·u, its sampler object at + 1, TEXTURE_2D_ARRAY at + 2
+   * (the scans' lane textures, scan/reduce-then-scan.ts).
+   */
   unit0: BUFFER0 + trackedBuffers.length + 8,
 } as const;
+/** Slots per texture unit (see Slot.unit0). */
+const UNIT_SLOTS = 3;
+const texture2dSlot = (unit: number) => Slot.unit0 + UNIT_SLOTS * unit;
+const samplerSlot = (unit: number) => Slot.unit0 + UNIT_SLOTS * unit + 1;
+const textureArraySlot = (unit: number) => Slot.unit0 + UNIT_SLOTS * unit + 2;
 export const capabilitySlot = (i: number) => CAP0 + i;
 export const pixelStoreSlot = (i: number) => STORE0 + i;
 export const bufferSlot = (i: number) => BUFFER0 + i;
@@ -91,6 +99,16 @@ const trackers = new WeakMap<object, ContextState>();
 function bound(value: unknown): unknown {
   return value === 0 || value === undefined ? null : value;
 }
+
+/**
+ * The same for a binding a context may answer with a bare GL id (an unpatched headless-gl context
+ * for TEXTURE_BINDING_2D_ARRAY: src/headless-gl-patches.ts): an id cannot be bound again, so it is
+ * held as `unknownBinding`, which the restore leaves alone.
+ */
+function boundObject(value: unknown): unknown {
+  return typeof value === 'number' && value !== 0 ? unknownBinding : bound(value);
+}
+const unknownBinding = Symbol('a binding the context answered with a bare id');
 
 /**
  * The shadow of one context's state. Get it with ContextState.acquire(gl) and give it back with
@@ -128,7 +146,7 @@ export class ContextState {
 
   private constructor(readonly gl: Gl) {
     this.units = Math.max(1, Number(gl.getParameter(gl.MAX_COMBINED_TEXTURE_IMAGE_UNITS)) | 0);
-    const slots = Slot.unit0 + 2 * this.units;
+    const slots = Slot.unit0 + UNIT_SLOTS * this.units;
     this.values = new Array<unknown>(slots).fill(null);
     this.saved = new Array<unknown>(slots).fill(null);
     this.dirty = new Uint8Array(slots);
@@ -195,8 +213,9 @@ export class ContextState {
     const active = Number(gl.getParameter(gl.ACTIVE_TEXTURE));
     for (let unit = 0; unit < this.units; unit++) {
       this.raw.activeTexture(gl.TEXTURE0 + unit);
-      this.values[Slot.unit0 + 2 * unit] = bound(gl.getParameter(gl.TEXTURE_BINDING_2D));
-      this.values[Slot.unit0 + 2 * unit + 1] = bound(gl.getParameter(gl.SAMPLER_BINDING));
+      this.values[texture2dSlot(unit)] = bound(gl.getParameter(gl.TEXTURE_BINDING_2D));
+      this.values[samplerSlot(unit)] = bound(gl.getParameter(gl.SAMPLER_BINDING));
+      this.values[textureArraySlot(unit)] = boundObject(gl.getParameter(gl.TEXTURE_BINDING_2D_ARRAY));
     }
     this.raw.activeTexture(active);
     this.values[Slot.activeTexture] = active - gl.TEXTURE0;
@@ -252,12 +271,13 @@ export class ContextState {
         }
       }
       if (slot >= Slot.unit0) {
-        const unit = (slot - Slot.unit0) >> 1;
-        if ((slot - Slot.unit0) & 1) {
+        const unit = Math.floor((slot - Slot.unit0) / UNIT_SLOTS);
+        const kind = (slot - Slot.unit0) % UNIT_SLOTS;
+        if (kind === 1) {
           raw.bindSampler(unit, value as WebGLSampler | null);
-        } else {
+        } else if (value !== unknownBinding) {
           this.setActiveUnitRaw(unit);
-          raw.bindTexture(gl.TEXTURE_2D, value as WebGLTexture | null);
+          raw.bindTexture(kind === 0 ? gl.TEXTURE_2D : gl.TEXTURE_2D_ARRAY, value as WebGLTexture | null);
         }
       } else {
         this.writeSlot(slot, value);
@@ -378,18 +398,21 @@ export class ContextState {
     this.raw.colorMask(true, true, true, true);
   }
 
-  /** Binds `texture` to TEXTURE_2D of `unit`, switching the active unit only if it must. */
-  bindTextureIf(unit: number, texture: WebGLTexture | null): void {
-    const slot = Slot.unit0 + 2 * unit;
+  /**
+   * Binds `texture` to TEXTURE_2D (or with `array`, TEXTURE_2D_ARRAY) of `unit`, switching the
+   * active unit only if it must.
+   */
+  bindTextureIf(unit: number, texture: WebGLTexture | null, array = false): void {
+    const slot = array ? textureArraySlot(unit) : texture2dSlot(unit);
     if (this.values[slot] === texture) return;
     this.setActiveUnitRaw(unit);
     this.record(slot, texture);
-    this.raw.bindTexture(this.gl.TEXTURE_2D, texture);
+    this.raw.bindTexture(array ? this.gl.TEXTURE_2D_ARRAY : this.gl.TEXTURE_2D, texture);
   }
 
   /** Unbinds a sampler object from `unit` (an app's LINEAR sampler would make texelFetch read 0). */
   unbindSamplerIf(unit: number): void {
-    const slot = Slot.unit0 + 2 * unit + 1;
+    const slot = samplerSlot(unit);
     if (this.values[slot] === null) return;
     this.record(slot, null);
     this.raw.bindSampler(unit, null);
@@ -407,6 +430,7 @@ export class ContextState {
     const self = this;
     const raw = this.raw as unknown as Record<Intercepted, (...args: unknown[]) => unknown>;
     const TEXTURE_2D = gl.TEXTURE_2D;
+    const TEXTURE_2D_ARRAY = gl.TEXTURE_2D_ARRAY;
     const TEXTURE0 = gl.TEXTURE0;
     const FRAMEBUFFER = gl.FRAMEBUFFER;
     const DRAW_FRAMEBUFFER = gl.DRAW_FRAMEBUFFER;
@@ -496,11 +520,14 @@ export class ContextState {
         return raw.activeTexture(unit);
       },
       bindTexture(target: number, texture: WebGLTexture | null) {
-        if (self.live && target === TEXTURE_2D) self.record(Slot.unit0 + 2 * (self.values[Slot.activeTexture] as number), bound(texture));
+        if (self.live && (target === TEXTURE_2D || target === TEXTURE_2D_ARRAY)) {
+          const unit = self.values[Slot.activeTexture] as number;
+          self.record(target === TEXTURE_2D ? texture2dSlot(unit) : textureArraySlot(unit), bound(texture));
+        }
         return raw.bindTexture(target, texture);
       },
       bindSampler(unit: number, sampler: WebGLSampler | null) {
-        if (self.live && unit >= 0 && unit < self.units) self.record(Slot.unit0 + 2 * unit + 1, bound(sampler));
+        if (self.live && unit >= 0 && unit < self.units) self.record(samplerSlot(unit), bound(sampler));
         return raw.bindSampler(unit, sampler);
       },
       // Deleting a bound object unbinds it: the shadow follows.
@@ -524,11 +551,16 @@ export class ContextState {
         return raw.deleteVertexArray(vertexArray);
       },
       deleteTexture(texture: WebGLTexture | null) {
-        if (self.live && texture) for (let unit = 0; unit < self.units; unit++) clearBinding(Slot.unit0 + 2 * unit, texture);
+        if (self.live && texture) {
+          for (let unit = 0; unit < self.units; unit++) {
+            clearBinding(texture2dSlot(unit), texture);
+            clearBinding(textureArraySlot(unit), texture);
+          }
+        }
         return raw.deleteTexture(texture);
       },
       deleteSampler(sampler: WebGLSampler | null) {
-        if (self.live && sampler) for (let unit = 0; unit < self.units; unit++) clearBinding(Slot.unit0 + 2 * unit + 1, sampler);
+        if (self.live && sampler) for (let unit = 0; unit < self.units; unit++) clearBinding(samplerSlot(unit), sampler);
         return raw.deleteSampler(sampler);
       },
     };

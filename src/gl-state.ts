@@ -68,6 +68,7 @@ export const glStateItems = {
   restored: [
     'DRAW_FRAMEBUFFER_BINDING', 'READ_FRAMEBUFFER_BINDING', 'VIEWPORT', 'CURRENT_PROGRAM', 'VERTEX_ARRAY_BINDING',
     'ARRAY_BUFFER_BINDING', 'TRANSFORM_FEEDBACK_BUFFER_BINDING', 'ACTIVE_TEXTURE', 'TEXTURE_BINDING_2D (units the engine binds)',
+    'TEXTURE_BINDING_2D_ARRAY (units the engine binds)',
     'SAMPLER_BINDING (units the engine binds)',
   ],
 } as const;

@@ -86,6 +86,8 @@ export class Gpu {
   readonly state: ContextState;
   /** The engine's texture limit: no side of a texture it makes exceeds it (layout.ts, texture-pool.ts). */
   readonly maxTextureSize: number;
+  /** Colour attachments a pass may write (capabilities.ts probes 8, else 4, else 1). */
+  drawBuffers: 1 | 4 | 8 = 1;
   /** Attribute-less draws still need a vertex array bound in WebGL2. */
   private readonly emptyVertexArray: WebGLVertexArrayObject;
 
@@ -99,9 +101,12 @@ export class Gpu {
     this.emptyVertexArray = this.create('vertexArrays');
   }
 
-  /** A render target from the pool (contents undefined: the caller's pass writes every texel). */
-  target(width: number, height: number, format: TexelFormat = COUNT_FORMAT): RenderTarget {
-    return this.pool.take(width, height, format);
+  /**
+   * A render target from the pool (contents undefined: the caller's pass writes every texel); with
+   * `layers` > 1 a layered one (render-target.ts), at most `drawBuffers` layers.
+   */
+  target(width: number, height: number, format: TexelFormat = COUNT_FORMAT, layers = 1): RenderTarget {
+    return this.pool.take(width, height, format, layers);
   }
 
   /** A full-screen pass's program: `fragment` over fullscreen.vert unless a vertex shader is given. */
@@ -296,8 +301,8 @@ export class Scope {
   constructor(readonly gpu: Gpu) {}
 
   /** A pool target freed at the end of the scope unless kept. */
-  target(width: number, height: number, format?: TexelFormat): RenderTarget {
-    return this.own(this.gpu.target(width, height, format));
+  target(width: number, height: number, format?: TexelFormat, layers?: number): RenderTarget {
+    return this.own(this.gpu.target(width, height, format, layers));
   }
 
   /** A new counted GL object, deleted at the end of the scope. */

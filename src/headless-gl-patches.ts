@@ -34,6 +34,7 @@ type NativeMethod = (...args: unknown[]) => unknown;
 /** The inner context behind a wrapper: the JS class over the native one, with its bookkeeping. */
 interface InnerContext {
   _buffers: Record<number, GlObject | undefined>;
+  _textures: Record<number, object | undefined>;
   _activeVertexArrayObject: object | null;
   _checkWrapper(object: unknown, type: unknown): boolean;
   _getActiveBuffer(target: number): GlObject | null;
@@ -308,10 +309,16 @@ export function patchHeadlessContext(gl: WebGL2RenderingContext): WebGL2Renderin
      * fall through to native code and return GL ids (numbers), which cannot be passed back to
      * bindBuffer/bindVertexArray (TypeError): code that saves and restores these bindings breaks.
      * Patch: return the wrapper objects (the VAO is the one the wrapper tracks; the buffer is
-     * looked up by id among the context's buffers). Other names: unchanged.
+     * looked up by id among the context's buffers). The same for TEXTURE_BINDING_2D_ARRAY and
+     * TEXTURE_BINDING_3D (WebGL2-only bindings the wrapper does not track): the texture is looked up
+     * by id among the context's textures. Other names: unchanged.
      */
     getParameter(pname: number) {
       if (pname === gl.TRANSFORM_FEEDBACK_BUFFER_BINDING) return boundFeedbackBuffer();
+      if (pname === gl.TEXTURE_BINDING_2D_ARRAY || pname === gl.TEXTURE_BINDING_3D) {
+        const id = callNative('getParameter', pname) as number;
+        return id ? ctx._textures[id] ?? null : null;
+      }
       if (pname === gl.VERTEX_ARRAY_BINDING) return ctx._activeVertexArrayObject ?? null;
       if (pname === UNMASKED_RENDERER_WEBGL) return String(callNative('getParameter', RENDERER));
       if (pname === UNMASKED_VENDOR_WEBGL) return String(callNative('getParameter', VENDOR));

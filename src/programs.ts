@@ -171,6 +171,16 @@ export class ProgramCache {
     return next;
   }
 
+  /** Deletes `program` now (a capability probe's, used once), if the cache still holds it. */
+  drop(program: Program): void {
+    if (!this.order.has(program)) return;
+    this.order.delete(program);
+    program.forget();
+    this.state.programDeleted(program.program);
+    this.gl.deleteProgram(program.program);
+    this.tracker.deleted('programs');
+  }
+
   /** Deletes the least recently used programs until `size` are left. */
   private evictDownTo(size: number): void {
     for (const program of this.order) {
@@ -269,6 +279,8 @@ interface PendingSources {
   fragmentShader: WebGLShader;
 }
 
+/** Samplers of TEXTURE_2D_ARRAY (sampler2DArray, its shadow, int and uint kinds): bound to that target. */
+const ARRAY_SAMPLER_TYPES = new Set([0x8dc1, 0x8dc4, 0x8dcf, 0x8dd7]);
 const SAMPLER_TYPES = new Set([0x8b5e, 0x8b5f, 0x8b60, 0x8b62, 0x8dc1, 0x8dc4, 0x8dc5, 0x8dca, 0x8dcb, 0x8dcc, 0x8dcf, 0x8dd2, 0x8dd3, 0x8dd4, 0x8dd7]);
 
 /** How one active uniform is set: a sampler's units, or a value kept to skip unchanged writes. */
@@ -278,6 +290,8 @@ interface UniformSlot {
   unit: number;
   /** Sampler array size (1 for one sampler); 0 for a value uniform. */
   units: number;
+  /** A sampler of TEXTURE_2D_ARRAY textures. */
+  array?: boolean;
   /** Value uniforms: the GL type, elements per value, and the last value set (NaN before the first). */
   type: number;
   last: Float32Array | Int32Array | null;
@@ -324,7 +338,7 @@ export class Program {
       const location = gl.getUniformLocation(this.program, info.name);
       if (!location) continue; // a uniform block member
       if (SAMPLER_TYPES.has(info.type)) {
-        this.slots.set(name, { location, unit, units: info.size, type: info.type, last: null });
+        this.slots.set(name, { location, unit, units: info.size, type: info.type, last: null, array: ARRAY_SAMPLER_TYPES.has(info.type) });
         samplerUnits.push([location, unit, info.size]);
         unit += info.size;
       } else {
@@ -361,12 +375,12 @@ export class Program {
       const value = uniforms[name];
       if (slot.units > 0) {
         if (slot.units === 1) {
-          state.bindTextureIf(slot.unit, value as WebGLTexture);
+          state.bindTextureIf(slot.unit, value as WebGLTexture, slot.array);
           state.unbindSamplerIf(slot.unit);
         } else {
           const textures = value as ArrayLike<WebGLTexture>;
           for (let k = 0; k < slot.units && k < textures.length; k++) {
-            state.bindTextureIf(slot.unit + k, textures[k]);
+            state.bindTextureIf(slot.unit + k, textures[k], slot.array);
             state.unbindSamplerIf(slot.unit + k);
           }
         }

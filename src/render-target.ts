@@ -1,4 +1,7 @@
-// A texture the engine renders into, with its framebuffer. Every pass writes one of these.
+// A texture the engine renders into, with its framebuffer. Every pass writes one of these. Most are
+// one 2D texture; a layered target is a TEXTURE_2D_ARRAY whose layers are the framebuffer's colour
+// attachments 0, 1, ..., so one fragment writes one texel in each layer (the scans' lanes,
+// scan/reduce-then-scan.ts: one draw moves 4 elements per layer and fragment).
 import type { ResourceTracker } from './resources.js';
 import type { TexelFormat } from './texel-format.js';
 
@@ -25,6 +28,8 @@ export class RenderTarget {
     /** Rows of the texture itself. */
     readonly allocatedHeight: number,
     readonly format: TexelFormat,
+    /** 1: a TEXTURE_2D; more: a TEXTURE_2D_ARRAY of that many layers, each a colour attachment. */
+    readonly layers: number = 1,
     private readonly recycler?: TargetRecycler,
   ) {
     const height = allocatedHeight;
@@ -40,18 +45,30 @@ export class RenderTarget {
     }
     this.texture = texture;
     this.framebuffer = framebuffer;
+    const kind = layers > 1 ? gl.TEXTURE_2D_ARRAY : gl.TEXTURE_2D;
     try {
-      gl.bindTexture(gl.TEXTURE_2D, texture);
-      gl.texStorage2D(gl.TEXTURE_2D, 1, format.internalFormat, width, height);
+      gl.bindTexture(kind, texture);
+      if (layers > 1) gl.texStorage3D(kind, 1, format.internalFormat, width, height, layers);
+      else gl.texStorage2D(kind, 1, format.internalFormat, width, height);
       // NEAREST for both filters: integer textures are incomplete with LINEAR, and texelFetch on an
       // incomplete texture silently returns 0.
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-      gl.bindTexture(gl.TEXTURE_2D, null);
+      gl.texParameteri(kind, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(kind, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      gl.texParameteri(kind, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+      gl.texParameteri(kind, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+      gl.bindTexture(kind, null);
       gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
-      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+      if (layers > 1) {
+        // Draw buffers are the framebuffer's own state: set once here, never by a pass.
+        const attachments: number[] = [];
+        for (let layer = 0; layer < layers; layer++) {
+          gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + layer, texture, 0, layer);
+          attachments.push(gl.COLOR_ATTACHMENT0 + layer);
+        }
+        gl.drawBuffers(attachments);
+      } else {
+        gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+      }
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     } catch (error) {
       // A context that throws here (a wrapper enforcing a device's limits, as the tests' phone
@@ -69,7 +86,7 @@ export class RenderTarget {
 
   /** Bytes of texture memory. */
   get bytes(): number {
-    return this.width * this.allocatedHeight * this.format.bytesPerTexel;
+    return this.width * this.allocatedHeight * this.layers * this.format.bytesPerTexel;
   }
 
   /** The owner is done with it: back to the pool (contents undefined), or destroyed. */

@@ -3,6 +3,7 @@
 // find headless-gl's gaps, which the engine's own tests cover.
 import { describe, expect, it } from 'vitest';
 import { testContext, testEngine } from './support/engine.js';
+import { phoneProfileRun } from './support/phone-profile.js';
 import { testPlatform } from './support/platform.js';
 
 it('in a browser: transform feedback works and integer uploads take the direct path', async (ctx) => {
@@ -12,6 +13,10 @@ it('in a browser: transform feedback works and integer uploads take the direct p
   console.log(`${testPlatform()} caps: ${JSON.stringify(engine.caps)}`);
   expect(engine.caps.transformFeedback).toBe(true);
   expect(engine.caps.uploadPath).toBe('integer');
+  // The scans' lanes (scan/reduce-then-scan.ts): 8 attachments per pass in all three engines, or 4
+  // under the phone profile (which reports MAX_DRAW_BUFFERS 4). headless-gl answers 1 (its quirk:
+  // test/headless-context.node.test.ts).
+  expect(engine.caps.drawBuffers).toBe(phoneProfileRun ? 4 : 8);
 });
 
 describe('GPU timer', () => {

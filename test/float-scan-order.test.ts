@@ -5,7 +5,8 @@
 // (its tree's shape still being tuned) is held to the bound of its tree and to determinism.
 import { describe, expect, it, type TestContext } from 'vitest';
 import { layoutFor } from '../src/layout.js';
-import { TREE_SHAPE } from '../src/scan/reduce-then-scan.js';
+import { LANES_SHAPE, levelShape } from '../src/scan/reduce-then-scan.js';
+import { TREE_SHAPE } from '../src/scan/summing-tree.js';
 import { expectSameBits, testEngine } from './support/engine.js';
 import { floatScanInEngineOrder, gamma, type FloatScanOrder } from './support/float-scan.js';
 import { random, referenceScan } from './support/reference.js';
@@ -77,14 +78,13 @@ describe('float32 scans add in the engine\'s documented order', () => {
   });
 });
 
-// Reduce-then-scan adds each group's entries one after another inside a fragment (level 0 groups
-// of TREE_SHAPE.bottomFanIn elements, the levels above groups of fanIn, the top level up to
-// topEntries in a row), going up the tree and down again. Its exact order (the tree's shape) is
-// still being tuned, so it is not replayed here; instead each result must stay within the error
-// bound of that many roundings: a term goes through at most bottomFanIn + fanIn·levels additions
-// up (levels: the reduces above the first, at most ceil(log_fanIn(capacity / bottomFanIn))), at
-// most topEntries at the top, and as many down again, so
-//   depth <= 2 (bottomFanIn + fanIn·levels) + topEntries
+// Reduce-then-scan with lanes adds each group's entries one after another inside a fragment going up
+// (groups of `lanes` entries: 32 one-component or 8 four-component entries with 8 draw buffers, half
+// that with 4), then two additions per level going down (the groups before, the element's own running
+// sum); on one attachment, or below LANES_SHAPE.aboveTexels, it is the summing tree (TREE_SHAPE).
+// Its exact order depends on the context's draw buffers, so it is not replayed here; instead each
+// result must stay within the error bound of that many roundings: for lanes
+//   depth <= sum over levels of (lanes + 2), plus 1
 // and |gpu - exact| <= gamma(depth) * sum |x_j| for every element. And it is deterministic: the
 // same input gives the same bits run after run.
 const treeCases: Array<[string, number, { exclusive?: boolean; blockSize?: number; components?: 1 | 4 }]> = [
@@ -99,10 +99,21 @@ const treeCases: Array<[string, number, { exclusive?: boolean; blockSize?: numbe
   ['segmented, block 2048, exclusive', 30_000, { blockSize: 2048, exclusive: true }],
 ];
 
-function treeDepthBound(entries: number): number {
-  const { bottomFanIn, fanIn, topEntries } = TREE_SHAPE;
-  const levels = Math.max(0, Math.ceil(Math.log(entries / bottomFanIn) / Math.log(fanIn)));
-  return 2 * (bottomFanIn + fanIn * levels) + topEntries;
+function treeDepthBound(entries: number, drawBuffers: 1 | 4 | 8, components: 1 | 4): number {
+  if (drawBuffers === 1 || entries <= LANES_SHAPE.aboveTexels) {
+    // The summing tree (one attachment): bottomFanIn, then fanIn per level up, the top, as many down.
+    const { bottomFanIn, fanIn, topEntries } = TREE_SHAPE;
+    const levels = Math.max(0, Math.ceil(Math.log(entries / bottomFanIn) / Math.log(fanIn)));
+    return 2 * (bottomFanIn + fanIn * levels) + topEntries;
+  }
+  // Lanes: each level adds up to its group's lanes going up and two terms going down.
+  let depth = 1;
+  for (let level = 0, count = entries; ; level++) {
+    const { lanes } = levelShape(level, drawBuffers, components);
+    depth += lanes + 2;
+    if (count <= lanes) return depth;
+    count = Math.ceil(count / lanes);
+  }
 }
 
 describe('float32 reduce-then-scan: within the error bound of its tree, deterministic', () => {
@@ -122,7 +133,7 @@ describe('float32 reduce-then-scan: within the error bound of its tree, determin
     stream.dispose();
 
     const capacity = options.blockSize ?? layoutFor(n, engine.caps.maxTextureSize).capacity;
-    const depth = treeDepthBound(capacity);
+    const depth = treeDepthBound(capacity, engine.caps.drawBuffers, components);
     const sequential = referenceScan(data, { exclusive, blockSize: options.blockSize, components });
     let worst = 0;
     let worstSequential = 0;

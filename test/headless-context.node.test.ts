@@ -49,3 +49,41 @@ describe('the renderer string under headless-gl (README "Node")', () => {
     destroyHeadlessContext(gl);
   });
 });
+
+describe('draw buffers under headless-gl (capabilities.ts probeDrawBuffers)', () => {
+  it("quirk: headless-gl's drawBuffers turns every attachment into COLOR_ATTACHMENT0, so only one is written; the engine probes 1 and its scans take the single-attachment form", async () => {
+    const { createHeadlessContext, destroyHeadlessContext } = await import('../src/node.js');
+    const { createEngine } = await import('../src/index.js');
+    const gl = createHeadlessContext();
+    expect(gl.getParameter(gl.MAX_DRAW_BUFFERS), 'the context claims 8').toBeGreaterThanOrEqual(8);
+    const texture = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D_ARRAY, texture);
+    gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, gl.RGBA32UI, 1, 1, 2);
+    const framebuffer = gl.createFramebuffer();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, texture, 0, 0);
+    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT1, texture, 0, 1);
+    while (gl.getError() !== gl.NO_ERROR);
+    gl.drawBuffers([gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1]);
+    // GL saw [ATTACHMENT0, ATTACHMENT0]: rejected, and attachment 1 stays off.
+    expect(gl.getError()).toBe(gl.INVALID_OPERATION);
+    expect(gl.getParameter(gl.DRAW_BUFFER1)).toBe(gl.NONE);
+    gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
+    expect(gl.getError(), 'attachment 0 alone is accepted').toBe(gl.NO_ERROR);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.deleteFramebuffer(framebuffer);
+    gl.deleteTexture(texture);
+
+    const engine = createEngine(gl);
+    expect(engine.caps.drawBuffers).toBe(1);
+    const stream = engine.stream(Uint32Array.from({ length: 5000 }, (_, i) => i % 7));
+    const scanned = engine.scan(stream, { algorithm: 'reduce-then-scan' });
+    const got = await scanned.read();
+    let sum = 0;
+    expect(Array.from(got)).toEqual(Array.from({ length: 5000 }, (_, i) => (sum += i % 7)));
+    scanned.dispose();
+    stream.dispose();
+    engine.dispose();
+    destroyHeadlessContext(gl);
+  });
+});

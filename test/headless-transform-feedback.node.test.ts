@@ -74,6 +74,26 @@ flat out uvec4 v_value;
 void main() { v_value = uvec4(gl_VertexID); gl_Position = vec4(0.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0; }`;
 
 describe('headless-gl transform feedback quirks: raw context vs patched', () => {
+  it('getParameter(TEXTURE_BINDING_2D_ARRAY / _3D): raw answers a bare GL id (bindTexture refuses it); patched answers the texture', () => {
+    const raw = rawContext();
+    const rawTexture = raw.createTexture();
+    raw.bindTexture(raw.TEXTURE_2D_ARRAY, rawTexture);
+    const id = raw.getParameter(raw.TEXTURE_BINDING_2D_ARRAY);
+    expect(typeof id).toBe('number');
+    expect(() => raw.bindTexture(raw.TEXTURE_2D_ARRAY, id)).toThrow(TypeError);
+
+    const gl = patchedContext();
+    const array = gl.createTexture();
+    const volume = gl.createTexture();
+    expect(gl.getParameter(gl.TEXTURE_BINDING_2D_ARRAY)).toBe(null);
+    gl.bindTexture(gl.TEXTURE_2D_ARRAY, array);
+    gl.bindTexture(gl.TEXTURE_3D, volume);
+    expect(gl.getParameter(gl.TEXTURE_BINDING_2D_ARRAY)).toBe(array);
+    expect(gl.getParameter(gl.TEXTURE_BINDING_3D)).toBe(volume);
+    gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
+    expect(gl.getParameter(gl.TEXTURE_BINDING_2D_ARRAY)).toBe(null);
+  });
+
   it('bindBuffer(TRANSFORM_FEEDBACK_BUFFER): raw raises INVALID_ENUM; patched binds', () => {
     const raw = rawContext();
     const buffer = raw.createBuffer();

@@ -44,9 +44,34 @@ static EGLDisplay display_on_native_egl(void *native) {
   return angle_platform_display(PLATFORM_ANGLE, native, attributes);
 }
 
-// headless-gl reaches every EGL function through eglGetProcAddress.
+// headless-gl 9.0.0-rc.10's drawBuffers passes each enum through OverrideDrawBufferEnum, a switch
+// without a default case that the compiled module turns into COLOR_ATTACHMENT0 for everything but
+// DEPTH/STENCIL: [ATTACHMENT0 .. ATTACHMENTn-1] reaches GL as n times ATTACHMENT0, which GL rejects,
+// so no pass can write more than one attachment (src/capabilities.ts, probeDrawBuffers). A list of
+// n > 1 entries that are all ATTACHMENT0 is never a valid call; it is taken as ATTACHMENT0 .. n-1,
+// the only list the engine asks for. Benchmarks only: it lets the H200 measure the multi-attachment
+// scans that browsers run; a headless-gl user without this shim gets the single-attachment form.
+enum { COLOR_ATTACHMENT0 = 0x8CE0, MAX_ATTACHMENTS = 16 };
+static void (*angle_draw_buffers)(int, const unsigned *);
+
+static void draw_buffers_fixed(int count, const unsigned *buffers) {
+  unsigned fixed[MAX_ATTACHMENTS];
+  int all_first = count > 1 && count <= MAX_ATTACHMENTS;
+  for (int i = 0; all_first && i < count; i++) all_first = buffers[i] == COLOR_ATTACHMENT0;
+  if (!all_first) return angle_draw_buffers(count, buffers);
+  for (int i = 0; i < count; i++) fixed[i] = COLOR_ATTACHMENT0 + (unsigned)i;
+  angle_draw_buffers(count, fixed);
+}
+
+// headless-gl reaches every EGL function, and the GL ES functions, through eglGetProcAddress.
 void *eglGetProcAddress(const char *name) {
   load_angle();
   if (strcmp(name, "eglGetDisplay") == 0) return (void *)display_on_native_egl;
+  // headless-gl loads the GL ES functions through the eglGetProcAddress it got from here: this one.
+  if (strcmp(name, "eglGetProcAddress") == 0) return (void *)eglGetProcAddress;
+  if (strcmp(name, "glDrawBuffers") == 0) {
+    angle_draw_buffers = (void (*)(int, const unsigned *))angle_get_proc(name);
+    return angle_draw_buffers ? (void *)draw_buffers_fixed : NULL;
+  }
   return angle_get_proc(name);
 }

@@ -1,42 +1,66 @@
 // Reduce-then-scan: a prefix sum with few passes and many elements per fragment, beside the paper's
-// one-element-per-fragment scans. Reduce passes sum FAN_IN consecutive entries per fragment
-// (glsl/tree-scan-reduce.frag) until a level is short enough to scan in one pass (at most
-// TOP_ENTRIES entries, or segments of at most FAN_IN); then each level going down adds its
-// group's prefix from the level above to the in-fragment sum of the group's entries before it
-// (glsl/tree-scan-down.frag). A scan of 2^20 elements is 7 passes (3 reduces, the top, 3 downs)
-// instead of Blelloch's 41, and fragments ≈ n (1 + 2/8) instead of ~3n. On the H200 it wins up to
-// 2^20 elements (2-3x) and loses above, where each level-0 fragment's eight fetches cost more than
-// Blelloch's extra passes (scan/algorithms.ts#defaultScan picks by size). Segmented scans
-// (blocks of 2^blockLog2) run the same tree, stopping where a level's segment fits one group.
-import treeScanDown from '../../glsl/tree-scan-down.frag';
-import treeScanReduce from '../../glsl/tree-scan-reduce.frag';
+// one-element-per-fragment scans. Going up, each fragment adds a group of LANES consecutive entries
+// in order and writes every running sum (its "lanes") to several colour attachments at once
+// (glsl/scan-lanes-up.frag; 8 attachments × 4 = 32 one-component entries per fragment); the groups'
+// totals are the next level's entries, until a level fits in one group (the top). Coming down, entry
+// i of each level is the level above's prefix of the groups before its own plus its own lane
+// (glsl/scan-lanes-down.frag): two fetches per element however large the group. A scan of 2^24
+// elements is 9 passes (5 up, 4 down), 2^20 five, and the full-size work is one pass reading n
+// elements in n/32 fragments and one writing n elements with two fetches each.
+//
+// Why lanes (issue 23): the summing tree (scan/summing-tree.ts, the form for one attachment) writes
+// only the groups' sums going up, so its last pass adds up each element's group again (up to 7
+// fetches per element: 3.5 of its 7.4 ms at 2^24 on the H200). Writing the running sums costs a full
+// write of the level (on an H100, 8 layers of 32 elements per fragment cost what a copy pass of the
+// same bytes costs: 1.22 ms at 2^24; writes are bound by bytes, not fragments), but the way down then
+// fetches twice per element: 2^22 1.46 ms against 2.18, 2^24 5.6 against 7.4 (docs/performance.md
+// "Issue 23"). WebGL2 promises 4 draw buffers; the engine probes for 8 (capabilities.ts) and takes 4
+// where it must: the lanes are 16 per group there. Small scans keep the summing tree (LANES_SHAPE).
+//
+// Segmented scans (blocks of 2^segmentLog2, row-aligned) run the same tree: where a segment is
+// shorter than a group, the running sums restart at each segment and that level is the top.
+import scanLanesDown from '../../glsl/scan-lanes-down.frag';
+import scanLanesUp from '../../glsl/scan-lanes-up.frag';
 import type { Gpu } from '../gpu.js';
-import { compactLayoutFor, log2Exact } from '../layout.js';
+import { log2Exact, maxRowWidth, nextPowerOfTwo, type Layout } from '../layout.js';
 import type { RenderTarget } from '../render-target.js';
-import { COUNT_FORMAT } from '../texel-format.js';
+import { COUNT_FORMAT, texelFormats, type TexelFormat } from '../texel-format.js';
 import type { BlockScan, BlockScanInput } from './block-scan.js';
-
-/** How the tree is shaped. */
-export interface TreeShape {
-  /** Elements summed per fragment by the first reduce (over the input), a power of two. */
-  bottomFanIn: number;
-  /** Entries summed per fragment by the reduces above it, a power of two (at most MAX_BLOCK_SIZE). */
-  fanIn: number;
-  /** A level of at most this many entries is scanned in one pass (each fragment adds up to this many). */
-  topEntries: number;
-}
-
-/**
- * Measured on the H200 (egl, per call in batches of 10; bench/results/probes/tuning-run5-egl-new-*.txt):
- * 2^16 0.28 ms, 2^20 0.75, 2^22 2.25, 2^24 7.4 (Blelloch: 0.74, 1.38, 1.48, 5.28). Bottom fan-in 16
- * or a top of 1024 moved these by under 10 %; bottom 32 with fan-in 32 and a top of 512 was 15 %
- * faster at 2^24 but 37 % slower at 2^20, where this scan is the default. Loops of dynamic length
- * (each fetch waiting for the one before) had made it 1.5-2x slower (tuning-run1).
- */
-export const TREE_SHAPE: Readonly<TreeShape> = { bottomFanIn: 8, fanIn: 64, topEntries: 256 };
+import { summingTreeScan } from './summing-tree.js';
 
 /** A segment covering the whole stream. */
 export const WHOLE_STREAM = 32;
+
+/** The lanes' texels: always RGBA32UI (four one-component lanes, or one four-component lane, per texel). */
+const LANES_FORMAT = texelFormats.rgba32ui;
+
+/** How a level's groups are shaped: `attachments` layers written per pass, `lanes` entries per group. */
+export interface LaneShape {
+  attachments: number;
+  lanesPerTexel: 1 | 4;
+  lanes: number;
+}
+
+/** The group shape for passes writing `attachments` attachments, over entries of `components` components. */
+export function laneShape(attachments: number, components: 1 | 4): LaneShape {
+  const lanesPerTexel = components === 1 ? 4 : 1;
+  return { attachments, lanesPerTexel, lanes: attachments * lanesPerTexel };
+}
+
+/**
+ * Attachments per pass: `bottom` for level 0 (the full-size level), `above` for the levels above it
+ * (both capped by the context's draw buffers); lanes only for scans of more than `aboveTexels`
+ * texels, the summing tree below. Measured on an H100 (headless-gl egl with bench/gpu's shim, per
+ * call in batches of 10; bench/results/issue-23/): 2, 4 or 8 attachments at level 0 were within
+ * 5 % of each other at 2^18–2^24; lanes against the summing tree: 2^18 0.39–0.56 vs 0.26 ms, 2^20
+ * 0.48 vs 0.66, 2^22 1.46 vs 2.18, 2^24 5.6 vs 7.4.
+ */
+export const LANES_SHAPE = { bottom: 8, above: 8, aboveTexels: 2 ** 19 };
+
+/** Level `depth`'s group shape on a context with `drawBuffers` attachments per pass. */
+export function levelShape(depth: number, drawBuffers: number, components: 1 | 4): LaneShape {
+  return laneShape(Math.min(drawBuffers, depth === 0 ? LANES_SHAPE.bottom : LANES_SHAPE.above), components);
+}
 
 export interface TreeScanOptions {
   /** Segments of 2^segmentLog2 entries are scanned independently; WHOLE_STREAM for one scan of all. */
@@ -49,80 +73,116 @@ export interface TreeScanOptions {
   popcountInput?: boolean;
 }
 
-/** One level of the tree: its entries in a row-major texture of power-of-two width. */
+/** One level's entries: `count` of them, and where the up pass reads them. */
 interface Level {
-  texture: WebGLTexture;
   count: number;
-  widthLog2: number;
+  /**
+   * The stream (level 0) or the level below's lanes, in groups of `groupLanes` (its groups' totals
+   * are this level's entries).
+   */
+  source: { texture: WebGLTexture; widthLog2: number; lanes: boolean; groupLanes: number };
 }
 
-/** Scans all width × height texels of `input` in row-major order into a new target of the same size. */
+/** What the level above hands down: its inclusive scan, as a texture or (the top) as its lanes. */
+interface Scanned {
+  target: RenderTarget;
+  widthLog2: number;
+  lanes: boolean;
+  /** With `lanes`: the lanes per group. */
+  groupLanes: number;
+}
+
+/** Row-major texels for `count` entries in rows of a power of two, as wide as the limit allows. */
+function helperLayout(count: number, maxTextureSize: number): Layout {
+  const width = Math.min(nextPowerOfTwo(Math.max(count, 1)), maxRowWidth(maxTextureSize));
+  const height = Math.max(1, Math.ceil(count / width));
+  if (height > maxTextureSize) throw new Error(`internal: ${count} scan entries exceed the texture limit ${maxTextureSize}`);
+  return { length: count, width, height, widthLog2: log2Exact(width), capacity: width * height };
+}
+
+/** `${2^bits - 1}u` for a shader's segment mask; all ones for a segment of 2^32 or more. */
+function segmentMask(bits: number): string {
+  return bits >= 32 ? '0xffffffffu' : `${2 ** bits - 1}u`;
+}
+
+/**
+ * Scans all width × height texels of `input` in row-major order into a new target of the same size:
+ * with lanes where the context writes 4 or more attachments per pass and the input is large (see
+ * LANES_SHAPE), else with the summing tree.
+ */
 export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): RenderTarget {
-  const shape = TREE_SHAPE;
-  const format = options.popcountInput ? COUNT_FORMAT : input.format;
+  const lanes = gpu.drawBuffers >= 4 && input.width * input.height > LANES_SHAPE.aboveTexels;
+  return lanes ? lanesScan(gpu, input, options) : summingTreeScan(gpu, input, options);
+}
+
+function lanesScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): RenderTarget {
+  const format: TexelFormat = options.popcountInput ? COUNT_FORMAT : input.format;
+  const components = input.format.components;
 
   return gpu.scope((scope) => {
-    const scanLevel = (level: Level, size: { width: number; height: number }, segmentLog2: number, depth: number): RenderTarget => {
-      const defines = {
-        FLOAT_VALUES: options.floatValues,
-        POPCOUNT_INPUT: depth === 0 && options.popcountInput === true,
-      };
-      const output = scope.target(size.width, size.height, format);
-      const down = (parent: { target: RenderTarget; widthLog2: number } | undefined, groupLog2: number) => {
-        const last = depth === 0;
-        const mas = last && options.maxAllowableSize === true;
-        const program = gpu.program({
-          name: 'tree-scan-down.frag',
-          fragment: treeScanDown,
-          defines: {
-            ...defines,
-            GROUP_SIZE: 2 ** groupLog2,
-            NO_PARENT: parent === undefined,
-            EXCLUSIVE: !mas && (last ? options.exclusive : true),
-            MAX_ALLOWABLE_SIZE: mas,
-            BLOCK_SIZE: mas ? `${2 ** segmentLog2}u` : undefined,
-          },
-        });
-        gpu.pass(program, output, {
-          u_below: level.texture,
-          u_count: level.count,
-          u_widthLog2: level.widthLog2,
-          ...(mas ? { u_invalidFlags: level.texture } : {}),
-          ...(parent ? { u_groupPrefix: parent.target.texture, u_prefixWidthLog2: parent.widthLog2 } : {}),
-        });
-        return output;
-      };
-
-      const fanIn = depth === 0 ? shape.bottomFanIn : shape.fanIn;
-      const fanInLog2 = log2Exact(fanIn);
-      if (segmentLog2 <= fanInLog2 || level.count <= shape.topEntries) {
-        // One pass with the whole segment, or the whole (short) level, as the group. The group size is
-        // a compile-time constant: topEntries for a whole level whatever its count (the loop
-        // skips what lies past the fragment), so streams of changing lengths reuse one program.
-        return down(undefined, Math.min(segmentLog2, log2Exact(shape.topEntries)));
-      }
-      // Sum groups of fanIn into the level above, scan that one (exclusive), then come back down.
-      // Levels above the input are at most 2048 wide and hold at most 1/8 of its entries, which
-      // layout.ts#maxStreamRows keeps within the texture limit.
-      const sumsLayout = compactLayoutFor(Math.ceil(level.count / fanIn), gpu.maxTextureSize);
-      const sums = scope.target(sumsLayout.width, sumsLayout.height, format);
-      gpu.pass(gpu.program({ name: 'tree-scan-reduce.frag', fragment: treeScanReduce, defines: { ...defines, FAN_IN: fanIn } }), sums, {
-        u_below: level.texture,
+    // Up: this level's lanes; then the levels above (recursively); then down to this level's scan.
+    const scanLevel = (level: Level, segmentLog2: number, depth: number): Scanned => {
+      const shape = levelShape(depth, gpu.drawBuffers, components);
+      const lanesLog2 = log2Exact(shape.lanes);
+      const laneDefines = { ATTACHMENTS: shape.attachments, LANES_PER_TEXEL: shape.lanesPerTexel, FLOAT_VALUES: options.floatValues };
+      const groups = helperLayout(Math.ceil(level.count / shape.lanes), gpu.maxTextureSize);
+      const lanes = scope.target(groups.width, groups.height, LANES_FORMAT, shape.attachments);
+      const top = segmentLog2 <= lanesLog2 || level.count <= shape.lanes;
+      gpu.pass(gpu.program({
+        name: 'scan-lanes-up.frag',
+        fragment: scanLanesUp,
+        defines: {
+          ...laneDefines,
+          FROM_LANES: level.source.lanes,
+          BELOW_LANES: level.source.lanes ? level.source.groupLanes : undefined,
+          POPCOUNT_INPUT: depth === 0 && options.popcountInput === true,
+          SEGMENT_LANES: segmentLog2 < lanesLog2 ? 2 ** segmentLog2 : undefined,
+        },
+      }), lanes, {
+        [level.source.lanes ? 'u_belowLanes' : 'u_below']: level.source.texture,
         u_belowCount: level.count,
-        u_belowWidthLog2: level.widthLog2,
-        u_widthLog2: sumsLayout.widthLog2,
+        u_belowWidthLog2: level.source.widthLog2,
+        u_widthLog2: groups.widthLog2,
       });
-      const prefix = scanLevel(
-        { texture: sums.texture, count: sumsLayout.length, widthLog2: sumsLayout.widthLog2 },
-        sums,
-        segmentLog2 - fanInLog2,
-        depth + 1,
-      );
-      return down({ target: prefix, widthLog2: sumsLayout.widthLog2 }, fanInLog2);
+      const lanesScanned: Scanned = { target: lanes, widthLog2: groups.widthLog2, lanes: true, groupLanes: shape.lanes };
+      // The top of the tree above level 0: its lanes are its scan, read as they are by the level below.
+      if (top && depth > 0) return lanesScanned;
+      const parent = top
+        ? undefined
+        : scanLevel({ count: groups.length, source: { texture: lanes.texture, widthLog2: groups.widthLog2, lanes: true, groupLanes: shape.lanes } }, segmentLog2 - lanesLog2, depth + 1);
+
+      const last = depth === 0;
+      const mas = last && options.maxAllowableSize === true;
+      const layout = last ? { width: input.width, height: input.height, widthLog2: log2Exact(input.width) } : helperLayout(level.count, gpu.maxTextureSize);
+      const output = last ? scope.target(input.width, input.height, format) : scope.target(layout.width, layout.height, format);
+      gpu.pass(gpu.program({
+        name: 'scan-lanes-down.frag',
+        fragment: scanLanesDown,
+        defines: {
+          ...laneDefines,
+          NO_PARENT: parent === undefined,
+          PARENT_LANES: parent?.lanes === true,
+          PARENT_GROUP_LANES: parent?.lanes ? parent.groupLanes : undefined,
+          PARENT_SEGMENT_MASK: segmentMask(segmentLog2 - lanesLog2),
+          LANE_SEGMENT_MASK: segmentMask(Math.min(segmentLog2, lanesLog2)),
+          EXCLUSIVE: !mas && last && options.exclusive,
+          MAX_ALLOWABLE_SIZE: mas,
+          BLOCK_SIZE: mas ? `${2 ** segmentLog2}u` : undefined,
+        },
+      }), output, {
+        u_lanes: lanes.texture,
+        u_lanesWidthLog2: groups.widthLog2,
+        u_count: level.count,
+        u_widthLog2: layout.widthLog2,
+        ...(mas ? { u_invalidFlags: input.texture } : {}),
+        ...(parent?.lanes ? { u_parentLanes: parent.target.texture, u_parentLanesWidthLog2: parent.widthLog2 } : {}),
+        ...(parent && !parent.lanes ? { u_parent: parent.target.texture, u_parentWidthLog2: parent.widthLog2 } : {}),
+      });
+      return { target: output, widthLog2: layout.widthLog2, lanes: false, groupLanes: 0 };
     };
 
-    const level = { texture: input.texture, count: input.width * input.height, widthLog2: log2Exact(input.width) };
-    return scope.keep(scanLevel(level, input, options.segmentLog2, 0));
+    const level: Level = { count: input.width * input.height, source: { texture: input.texture, widthLog2: log2Exact(input.width), lanes: false, groupLanes: 0 } };
+    return scope.keep(scanLevel(level, options.segmentLog2, 0).target);
   });
 }
 

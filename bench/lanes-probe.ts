@@ -1,0 +1,188 @@
+// Issue 23's probe: what writing several colour attachments per pass buys the scans and the bitmask
+// compaction. At each size it times, per call in batches of back-to-back calls (median of --repeats
+// batches): the default scan, reduce-then-scan with its lanes (the context's draw buffers) and in its
+// single-attachment form (the summing tree, as headless-gl runs it without bench/gpu's shim),
+// Blelloch, and the bitmask compaction at 50 % kept both ways; plus the yardsticks (one R32UI copy
+// pass; a pass writing 8 RGBA32UI layers, 32 elements per fragment) and, with --profile, each pass's
+// time at the largest size. Every result is checked against the CPU once per size.
+// Usage: node bench/build-probe.mjs lanes-probe && bash scripts/with-display.sh node bench/tmp/lanes-probe.mjs
+//          [--sizes 16,20,22,24] [--repeats 7] [--batch 10] [--profile] [--out DIR]
+// On the GPU server: bench/README.md "Running on a headless NVIDIA GPU server" (the egl route's shim
+// gives headless-gl its 8 draw buffers).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEngine, type Stream } from '../src/index.js';
+import { createHeadlessContext, headlessRenderer } from '../src/node.js';
+import { gpuOf } from '../src/internal.js';
+import { texelFormats } from '../src/texel-format.js';
+import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
+
+const { values: options } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '16,20,22,24' },
+    repeats: { type: 'string', default: '7' },
+    batch: { type: 'string', default: '10' },
+    profile: { type: 'boolean', default: false },
+    bottoms: { type: 'string', default: '8' },
+    out: { type: 'string' },
+  },
+});
+const sizes = options.sizes.split(',').map(Number);
+const repeats = Number(options.repeats);
+const batch = Number(options.batch);
+/** Attachments of level 0's lanes to compare (LANES_SHAPE.bottom), each with the context's draw buffers above. */
+const bottoms = options.bottoms.split(',').map(Number) as Array<2 | 4 | 8>;
+if (!sizes.every((s) => Number.isInteger(s) && s >= 4 && s <= 24) || !(repeats >= 1) || !(batch >= 1)) {
+  console.error('usage: lanes-probe [--sizes 16,20,22,24] [--repeats 7] [--batch 10] [--profile] [--out DIR]');
+  process.exit(2);
+}
+
+const gl = createHeadlessContext();
+// A pool that holds every target of a 2^24 call (the default 64 MiB holds one such target: the
+// calls would allocate, i.e. clear, their textures every time).
+const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
+const gpu = gpuOf(engine);
+const drawBuffers = engine.caps.drawBuffers;
+const renderer = headlessRenderer(gl);
+console.log(`renderer: ${renderer}; draw buffers: ${drawBuffers}; batches of ${batch}, median of ${repeats}; texture pool 1 GiB`);
+
+/** Per call: `batch` calls back to back, then engine.finish(); the median over `repeats` batches. */
+async function perCall(run: () => void): Promise<number> {
+  run();
+  await engine.finish();
+  const times: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const start = performance.now();
+    for (let k = 0; k < batch; k++) run();
+    await engine.finish();
+    times.push((performance.now() - start) / batch);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+const copyPass = `#version 300 es
+precision highp float;
+precision highp usampler2D;
+uniform usampler2D u_source;
+out uvec4 outValue;
+void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
+// 32 elements per fragment into 8 layers (4 per RGBA32UI texel), read as 32 R32UI texels of a row.
+const wideWrite = `#version 300 es
+precision highp float;
+precision highp usampler2D;
+uniform usampler2D u_source;
+uniform int u_widthLog2;
+layout(location = 0) out uvec4 o[8];
+uvec4 four(uint first) {
+  uint w = (1u << uint(u_widthLog2)) - 1u;
+  uvec4 v;
+  for (int k = 0; k < 4; ++k) { uint i = first + uint(k); v[k] = texelFetch(u_source, ivec2(int(i & w), int(i >> uint(u_widthLog2))), 0).r; }
+  return v;
+}
+void main() {
+  uint first = (uint(gl_FragCoord.y) * 256u + uint(gl_FragCoord.x)) * 32u;
+  o[0] = four(first); o[1] = four(first + 4u); o[2] = four(first + 8u); o[3] = four(first + 12u);
+  o[4] = four(first + 16u); o[5] = four(first + 20u); o[6] = four(first + 24u); o[7] = four(first + 28u);
+}`;
+
+interface Row { what: string; log2n: number; ms: number; passes?: number; drawBuffers?: number }
+const rows: Row[] = [];
+const report = (row: Row) => {
+  rows.push(row);
+  console.log(`2^${row.log2n} ${row.what.padEnd(52)} ${row.ms.toFixed(3).padStart(9)} ms${row.passes !== undefined ? `  ${row.passes} passes` : ''}`);
+};
+
+function check(label: string, got: ArrayLike<number>, expected: ArrayLike<number>, length: number): void {
+  for (let i = 0; i < length; i++) {
+    if (got[i] !== expected[i]) throw new Error(`${label}: element ${i} is ${got[i]}, the CPU says ${expected[i]}`);
+  }
+}
+
+/** Runs `body` with the engine's passes limited to `buffers` attachments (the summing tree at 1). */
+async function withDrawBuffers<T>(buffers: 1 | 4 | 8, body: () => Promise<T>): Promise<T> {
+  const saved = gpu.drawBuffers;
+  gpu.drawBuffers = buffers;
+  try {
+    return await body();
+  } finally {
+    gpu.drawBuffers = saved;
+  }
+}
+
+const profile: Record<string, number> = {};
+for (const log2n of sizes) {
+  const n = 2 ** log2n;
+  const values = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i, 2654435761) >>> 27) & 7);
+  const flags = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 17, 2246822519) >>> 31) & 1);
+  const stream = engine.stream(values);
+  const flagStream: Stream<Uint32Array> = engine.stream(flags);
+  const expectedScan = new Uint32Array(n);
+  for (let i = 0, sum = 0; i < n; i++) expectedScan[i] = sum = (sum + values[i]) >>> 0;
+  const expectedKept = values.filter((_, i) => flags[i] !== 0);
+
+  // Yardsticks.
+  const copyTarget = gpu.target(stream.layout.width, stream.layout.height);
+  const copy = gpu.program({ name: 'copy', fragment: copyPass });
+  report({ what: 'copy pass, R32UI, 1 element per fragment', log2n, ms: await perCall(() => gpu.pass(copy, copyTarget, { u_source: stream.texture })) });
+  copyTarget.free();
+  if (drawBuffers === 8) {
+    const wide = gpu.target(256, Math.max(1, n / 32 / 256), texelFormats.rgba32ui, 8);
+    const program = gpu.program({ name: 'wide-write', fragment: wideWrite });
+    report({ what: 'write 8 layers, 32 elements per fragment', log2n, ms: await perCall(() => gpu.pass(program, wide, { u_source: stream.texture, u_widthLog2: stream.layout.widthLog2 })) });
+    wide.free();
+  }
+
+  const scanCase = async (what: string, options: Parameters<typeof engine.scan>[1], buffers: 1 | 4 | 8) =>
+    withDrawBuffers(buffers, async () => {
+      const once = engine.scan(stream, options);
+      check(`${what} 2^${log2n}`, await once.read(), expectedScan, n);
+      once.dispose();
+      const passes = engine.lastScanStats!.passes;
+      report({ what, log2n, ms: await perCall(() => engine.scan(stream, options).dispose()), passes, drawBuffers: buffers });
+    });
+  const compactCase = async (what: string, buffers: 1 | 4 | 8) =>
+    withDrawBuffers(buffers, async () => {
+      const once = engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' });
+      const count = await once.count();
+      if (count !== expectedKept.length) throw new Error(`${what} 2^${log2n}: count ${count}, the CPU says ${expectedKept.length}`);
+      check(`${what} 2^${log2n}`, await once.stream.read(), expectedKept, count);
+      const passes = once.stats.passes;
+      once.dispose();
+      report({ what, log2n, ms: await perCall(() => engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose()), passes, drawBuffers: buffers });
+    });
+  await scanCase('scan, default', undefined, drawBuffers);
+  const defaultBottom = LANES_SHAPE.bottom;
+  for (const bottom of drawBuffers > 1 ? bottoms : []) {
+    LANES_SHAPE.bottom = bottom;
+    await scanCase(`scan, reduce-then-scan, lanes (${bottom} at level 0, ${drawBuffers} above)`, { algorithm: 'reduce-then-scan' }, drawBuffers);
+    await compactCase(`compact 50 %, bitmask, lanes (${bottom}/${drawBuffers})`, drawBuffers);
+  }
+  LANES_SHAPE.bottom = defaultBottom;
+  await scanCase('scan, reduce-then-scan, summing tree (1 attachment)', { algorithm: 'reduce-then-scan' }, 1);
+  await scanCase('scan, blelloch', { algorithm: 'blelloch' }, drawBuffers);
+
+  await compactCase('compact 50 %, bitmask, summing tree (1)', 1);
+
+  if (options.profile && log2n === Math.max(...sizes)) {
+    gpu.profile = new Map();
+    engine.scan(stream, { algorithm: 'reduce-then-scan' }).dispose();
+    engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose();
+    for (const [pass, times] of gpu.profile) {
+      profile[pass] = times.reduce((a, b) => a + b, 0);
+      console.log(`  profile 2^${log2n} ${pass.padEnd(60)} ${profile[pass].toFixed(3)} ms`);
+    }
+    gpu.profile = undefined;
+  }
+  stream.dispose();
+  flagStream.dispose();
+}
+
+if (options.out) {
+  mkdirSync(options.out, { recursive: true });
+  const file = join(options.out, 'lanes-probe.json');
+  writeFileSync(file, JSON.stringify({ renderer, drawBuffers, batch, repeats, date: new Date().toISOString(), rows, profile }, null, 2));
+  console.log(`wrote ${file}`);
+}
+engine.dispose();

@@ -1,0 +1,110 @@
+// Both forms of reduce-then-scan (src/scan/reduce-then-scan.ts) against the CPU, in every engine:
+// the lanes (each fragment writes its group's running sums to 4 or 8 attachments, as many as the
+// context's draw buffers allow) and the summing tree (one attachment: headless-gl without the GPU
+// server's shim, capabilities.ts). The engine picks lanes only for large inputs (LANES_SHAPE), so
+// this file forces each form at small sizes, where group, segment and row boundaries are many:
+// whole-stream and segmented, inclusive and exclusive, uint32 wrapping, int32 vec4, float32,
+// max-allowable-size (Jumping Jack's inner scan) and the bitmask compaction's word counts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { gpuOf } from '../src/internal.js';
+import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
+import type { Engine } from '../src/index.js';
+import { expectSameBits, testEngine } from './support/engine.js';
+import { random, referenceScan, sorted } from './support/reference.js';
+
+const forms = [1, 4, 8] as const;
+const defaultAboveTexels = LANES_SHAPE.aboveTexels;
+afterEach(() => {
+  LANES_SHAPE.aboveTexels = defaultAboveTexels;
+});
+
+/** The engine with `drawBuffers` attachments per pass and lanes at every size; undefined where the context has fewer. */
+async function engineWith(drawBuffers: 1 | 4 | 8): Promise<Engine | undefined> {
+  const engine = await testEngine();
+  if (engine.caps.drawBuffers < drawBuffers) return undefined;
+  gpuOf(engine).drawBuffers = drawBuffers;
+  LANES_SHAPE.aboveTexels = 0;
+  return engine;
+}
+
+function restore(engine: Engine): void {
+  gpuOf(engine).drawBuffers = engine.caps.drawBuffers;
+}
+
+function uints(n: number, seed: number, max = 2 ** 32): Uint32Array {
+  const next = random(seed);
+  return Uint32Array.from({ length: n }, () => Math.floor(next() * max));
+}
+
+describe.each(forms)('reduce-then-scan with %i attachment(s) per pass', (drawBuffers) => {
+  it('whole-stream uint32 scans (sums wrap) across group and row boundaries, inclusive and exclusive', async (context) => {
+    const engine = await engineWith(drawBuffers);
+    context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
+    try {
+      for (const n of [1, 3, 15, 16, 17, 31, 32, 33, 1023, 1025, 2049, 2 ** 15 + 7, 2 ** 17 + 3]) {
+        const data = uints(n, n);
+        const stream = engine!.stream(data);
+        for (const exclusive of [false, true]) {
+          const scanned = engine!.scan(stream, { algorithm: 'reduce-then-scan', exclusive });
+          expectSameBits((await scanned.read()) as Uint32Array, referenceScan(data, { exclusive }), `n=${n} exclusive=${exclusive}`);
+          scanned.dispose();
+        }
+        stream.dispose();
+      }
+    } finally {
+      restore(engine!);
+    }
+  });
+
+  it('segmented float32 (integer-valued, so exact) and int32 vec4 scans', async (context) => {
+    const engine = await engineWith(drawBuffers);
+    context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass`);
+    try {
+      const next = random(drawBuffers);
+      const floats = Float32Array.from({ length: 3 * 2048 + 77 }, () => Math.floor(next() * 33) - 16);
+      const floatStream = engine!.stream(floats);
+      for (const blockSize of [16, 32, 64, 256, 2048]) {
+        for (const exclusive of [false, true]) {
+          const scanned = engine!.scan(floatStream, { algorithm: 'reduce-then-scan', blockSize, exclusive });
+          expectSameBits((await scanned.read()) as Float32Array, referenceScan(floats, { blockSize, exclusive }), `float32 block ${blockSize} exclusive=${exclusive}`);
+          scanned.dispose();
+        }
+      }
+      floatStream.dispose();
+      const ints = Int32Array.from({ length: 4 * 5000 }, () => Math.floor(next() * 2 ** 32) - 2 ** 31);
+      const vec4 = engine!.stream(ints, { components: 4 });
+      for (const blockSize of [undefined, 16, 256]) {
+        const scanned = engine!.scan(vec4, { algorithm: 'reduce-then-scan', blockSize, exclusive: blockSize === 16 });
+        expectSameBits((await scanned.read()) as Int32Array, referenceScan(ints, { components: 4, blockSize, exclusive: blockSize === 16 }), `int32 vec4 block ${blockSize}`);
+        scanned.dispose();
+      }
+      vec4.dispose();
+    } finally {
+      restore(engine!);
+    }
+  });
+
+  it('compactions on it: Jumping Jack (max-allowable-size in its last pass) and the bitmask (word counts)', async (context) => {
+    const engine = await engineWith(drawBuffers);
+    context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass`);
+    try {
+      const n = 2 ** 15 + 11;
+      const data = uints(n, 99, 1000);
+      const expected = data.filter((v) => v % 3 !== 0);
+      const stream = engine!.stream(data);
+      for (const blockSize of [16, 256, 2048]) {
+        const result = engine!.compact(stream, { keep: { glsl: 'return value.x % 3u != 0u;' }, algorithm: 'jumping-jack', scan: 'reduce-then-scan', blockSize });
+        expect(await result.count()).toBe(expected.length);
+        expectSameBits(sorted((await result.stream.read()) as Uint32Array), sorted(expected), `jumping jack block ${blockSize}`);
+        result.dispose();
+      }
+      const bitmask = engine!.compact(stream, { keep: { glsl: 'return value.x % 3u != 0u;' }, algorithm: 'bitmask' });
+      expect(await bitmask.count()).toBe(expected.length);
+      expectSameBits((await bitmask.stream.read()) as Uint32Array, expected, 'bitmask');
+      bitmask.dispose();
+      stream.dispose();
+    } finally {
+      restore(engine!);
+    }
+  });
+});
