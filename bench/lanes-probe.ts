@@ -154,16 +154,38 @@ for (const log2n of sizes) {
     });
   await scanCase('scan, default', undefined, drawBuffers);
   const defaultBottom = LANES_SHAPE.bottom;
+  const defaultAboveTexels = LANES_SHAPE.aboveTexels;
   for (const bottom of drawBuffers > 1 ? bottoms : []) {
     LANES_SHAPE.bottom = bottom;
+    LANES_SHAPE.aboveTexels = 0; // lanes at every size here, whatever the engine would pick
     await scanCase(`scan, reduce-then-scan, lanes (${bottom} at level 0, ${drawBuffers} above)`, { algorithm: 'reduce-then-scan' }, drawBuffers);
     await compactCase(`compact 50 %, bitmask, lanes (${bottom}/${drawBuffers})`, drawBuffers);
   }
   LANES_SHAPE.bottom = defaultBottom;
+  LANES_SHAPE.aboveTexels = defaultAboveTexels;
   await scanCase('scan, reduce-then-scan, summing tree (1 attachment)', { algorithm: 'reduce-then-scan' }, 1);
   await scanCase('scan, blelloch', { algorithm: 'blelloch' }, drawBuffers);
 
   await compactCase('compact 50 %, bitmask, summing tree (1)', 1);
+  {
+    // The default compaction and a read of the kept values into a reused array (awaited each time).
+    const into = new Uint32Array(n);
+    const once = async () => {
+      const result = engine.compact(stream, { keep: { flags: flagStream } });
+      await result.stream.read(into);
+      result.dispose();
+    };
+    await once();
+    const times: number[] = [];
+    for (let r = 0; r < repeats; r++) {
+      const start = performance.now();
+      await once();
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    check(`compact + read 2^${log2n}`, into, expectedKept, expectedKept.length);
+    report({ what: 'compact 50 %, default, + read(into) a reused array', log2n, ms: times[Math.floor(times.length / 2)] });
+  }
 
   if (options.profile && log2n === Math.max(...sizes)) {
     gpu.profile = new Map();

@@ -180,7 +180,7 @@ export class Engine {
     this.#assertAlive('scan()');
     this.#assertOwnStream('engine.scan(stream)', stream);
     const tunedScan = this.#profile ? this.#tuned('scan', stream.layout.capacity) : undefined;
-    const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity, tunedScan);
+    const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity, this.caps.drawBuffers, tunedScan);
     if (plan.segments) return this.#segmentedScan(stream, plan.segments, plan.exclusive);
     const view = viewOf(stream);
     const { layout } = stream;
@@ -712,7 +712,7 @@ export class Engine {
         for (const algorithm of scanCandidates) scanTimes[algorithm] = await time(() => this.scan(stream, { algorithm }), `${key}/scan`, algorithm);
         (profile.timings[`${key}/scan`] = scanTimes);
         const bestScan = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
-        const defaultScanHere = defaultScan(undefined, stream.layout.capacity);
+        const defaultScanHere = defaultScan(undefined, stream.layout.capacity, this.caps.drawBuffers);
         profile.scan[key] = scanTimes[defaultScanHere] <= scanTimes[bestScan] * KEEP_DEFAULT_WITHIN ? defaultScanHere : bestScan;
       } finally {
         stream.dispose();

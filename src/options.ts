@@ -75,9 +75,10 @@ export interface StreamOptions {
 /** Options of `engine.scan(stream, options)`; every one may be left out or `undefined` (its default). */
 export interface ScanOptions {
   /**
-   * Default: over the whole stream, 'reduce-then-scan' for streams of at most 2^21 texels
-   * (`stream.layout.capacity`) and 'blelloch' above; segmented scans 'blelloch', except
-   * 'recursive-doubling' for blockSize 16 (the fastest measured on an H200; README "Performance").
+   * Default: over the whole stream, 'reduce-then-scan' at every size where the context writes 4 or
+   * more attachments per pass (`engine.caps.drawBuffers`: the browsers), else for streams of at most
+   * 2^21 texels (`stream.layout.capacity`) and 'blelloch' above; segmented scans 'blelloch', except
+   * 'recursive-doubling' for blockSize 16 (the fastest measured on an H100/H200; README "Performance").
    */
   algorithm?: ScanAlgorithm | undefined;
   /** Exclusive scan (element i gets the sum of the elements before it) instead of inclusive. Default false. */
@@ -298,8 +299,11 @@ export interface ScanPlan {
   segments: Stream | undefined;
 }
 
-/** `tuned`: the whole-stream scan engine.tune() measured fastest for this size, if any. */
-export function parseScanOptions(options: unknown, rowWidth: number, texels: number, tuned?: ScanAlgorithm): ScanPlan {
+/**
+ * `drawBuffers`: the context's attachments per pass (the default scan depends on it); `tuned`: the
+ * whole-stream scan engine.tune() measured fastest for this size, if any.
+ */
+export function parseScanOptions(options: unknown, rowWidth: number, texels: number, drawBuffers: number, tuned?: ScanAlgorithm): ScanPlan {
   const opts = optionsObject('engine.scan(stream, options)', options, ['algorithm', 'exclusive', 'blockSize', 'radix', 'segments']);
   const blockSize = opts.blockSize === undefined ? undefined : blockSizeOption('engine.scan(): options.blockSize', opts.blockSize, rowWidth);
   let segments: Stream | undefined;
@@ -309,7 +313,7 @@ export function parseScanOptions(options: unknown, rowWidth: number, texels: num
     if (given.length > 0) throw new Error(`engine.scan(): options.${given[0]} does not apply with options.segments (a scan with segments has its own passes); leave it out`);
     segments = opts.segments;
   }
-  const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, blockSize === undefined && tuned ? tuned : defaultScan(blockSize, texels));
+  const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, blockSize === undefined && tuned ? tuned : defaultScan(blockSize, texels, drawBuffers));
   const radix = radixOption('engine.scan(): options.radix', opts.radix);
   if (opts.radix !== undefined && algorithm !== 'recursive-doubling' && segments === undefined) {
     throw new Error(`engine.scan(): options.radix applies to algorithm 'recursive-doubling' only; this scan is '${algorithm}'${opts.algorithm === undefined ? " (the default here): add algorithm: 'recursive-doubling'" : ''}`);
@@ -347,7 +351,7 @@ export function parseCompactOptions(options: unknown, type: ElementType, rowWidt
   const blockSize = blockSizeOption('engine.compact(): options.blockSize', opts.blockSize === undefined ? DEFAULT_BLOCK_SIZE : opts.blockSize, rowWidth);
   const concat = oneOf('engine.compact(): options.concat', opts.concat, [...concatModes, 'auto'] as const, 'auto');
   const output = oneOf('engine.compact(): options.output', opts.output, ['values', 'indices'] as const, 'values');
-  const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithmNames, defaultScan(blockSize, 0));
+  const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithmNames, defaultScan(blockSize, 0, 1));
   const radix = radixOption('engine.compact(): options.radix', opts.radix);
   const global = booleanOption('engine.compact(): options.global', opts.global, false);
   if (global && requested !== 'horn') {

@@ -46,7 +46,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const searchProgram = gpu.program({ name: 'radix-search.frag', fragment: radixSearch, defines: common });
   // One entry per block, in rows of up to 2048 (the scans' groups must lie within a row).
   const blocks = compactLayoutFor(capacity >> SORT_BLOCK_LOG2, maxTextureSize);
-  const scanEntry = scanAlgorithms[defaultScan(undefined, blocks.capacity)] as ScanAlgorithmEntry;
+  const scanEntry = scanAlgorithms[defaultScan(undefined, blocks.capacity, gpu.drawBuffers)] as ScanAlgorithmEntry;
   const digits = Math.ceil(plan.bits / SORT_DIGIT_BITS);
   // Each digit's outputs outlive its scope (they are the next digit's input) and are freed once the
   // next digit has been moved; a failure frees whatever is held.

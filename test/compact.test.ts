@@ -231,8 +231,10 @@ describe('bitmask (over the whole stream, order kept; keep flags packed 32 to a 
   });
 
   // Kept at given bits of every word (bit 31 is the word's sign bit), whole words on and off,
-  // words far apart (the search over the words' counts), counts at a row boundary.
-  it.each([
+  // words far apart (the search over the words' counts), counts at a row boundary; in a stream that
+  // searches all words from the output pass (up to 2^18 elements) and in one with the directory and
+  // the select pass (four ranks per fragment, ranks crossing words inside a fragment's four).
+  describe.each([4096 * 17 + 3, 2 ** 18 + 4096 * 3 + 5])('n = %i', (n) => it.each([
     ['bit 31 of every word', (i: number) => i % 32 === 31],
     ['bit 0 of every word', (i: number) => i % 32 === 0],
     ['every bit but 31', (i: number) => i % 32 !== 31],
@@ -247,10 +249,9 @@ describe('bitmask (over the whole stream, order kept; keep flags packed 32 to a 
     ['all', () => true],
   ] as const)('kept %s', async (name, isKept) => {
     const engine = await testEngine();
-    const n = 4096 * 17 + 3;
-    const c = input(engine, `bm/${name}`, () => Array.from({ length: n }, (_, i) => isKept(i, n)));
-    await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'bitmask' }, `bitmask ${name}`);
-  });
+    const c = input(engine, `bm/${n}/${name}`, () => Array.from({ length: n }, (_, i) => isKept(i, n)));
+    await checkCompaction(engine, c, { keep: 'nonzero', algorithm: 'bitmask' }, `bitmask n=${n} ${name}`);
+  }));
 
   it('reports its path', async () => {
     const engine = await testEngine();

@@ -108,3 +108,32 @@ describe.each(forms)('reduce-then-scan with %i attachment(s) per pass', (drawBuf
     }
   });
 });
+
+it("the lanes' shaders compile where the context cannot draw them (headless-gl's ANGLE rejects what Chromium's accepts, e.g. line continuations)", async (context) => {
+  const engine = await testEngine();
+  context.skip(engine.caps.drawBuffers >= 4, 'this context draws the lanes, and the tests above check their results');
+  // Attachment 0 only is written here (capabilities.ts), so the results are wrong and not read: this
+  // compiles every program the lanes take (up from the stream and from lanes, down with a parent
+  // texture and with parent lanes, exclusive, segmented, max-allowable-size, popcount input).
+  const stream = engine.stream(uints(40_000, 5, 1000));
+  const vec4 = engine.stream(uints(4 * 3000, 6, 1000), { components: 4 });
+  try {
+    for (const drawBuffers of [4, 8] as const) {
+      gpuOf(engine).drawBuffers = drawBuffers;
+      LANES_SHAPE.aboveTexels = 0;
+      for (const options of [{}, { exclusive: true }, { blockSize: 16 }, { blockSize: 2048, exclusive: true }] as const) {
+        engine.scan(stream, { algorithm: 'reduce-then-scan', ...options }).dispose();
+        engine.scan(vec4, { algorithm: 'reduce-then-scan', ...options }).dispose();
+      }
+      engine.compact(stream, { keep: 'nonzero', algorithm: 'jumping-jack', scan: 'reduce-then-scan', blockSize: 256 }).dispose();
+      const large = engine.stream(new Uint32Array(2 ** 19 + 1).fill(1));
+      engine.compact(large, { keep: 'nonzero', algorithm: 'bitmask' }).dispose();
+      large.dispose();
+    }
+  } finally {
+    restore(engine);
+    stream.dispose();
+    vec4.dispose();
+  }
+  await engine.finish();
+});
