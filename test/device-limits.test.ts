@@ -183,7 +183,24 @@ describe('the phone profile itself (test/support/phone-profile.ts, GLCOMPACT_PHO
     expect(() => phone.texStorage3D(phone.TEXTURE_2D_ARRAY, 1, phone.R8, 2, 2, 5000)).toThrow('phone profile: texStorage3D asked for 2×2×5000');
     phone.bindTexture(phone.TEXTURE_2D, null);
     phone.deleteTexture(texture);
-    expect(phoneProfileOf(phone)?.violations).toEqual([{ call: 'texImage2D', sizes: [1, 4097] }, { call: 'texStorage3D', sizes: [2, 2, 5000] }]);
+    // colour attachments: 4 are fine, a fifth (or a list of 5) throws and is recorded
+    const framebuffer = phone.createFramebuffer();
+    const layers = phone.createTexture();
+    phone.bindTexture(phone.TEXTURE_2D_ARRAY, layers);
+    phone.texStorage3D(phone.TEXTURE_2D_ARRAY, 1, phone.RGBA8, 1, 1, 5);
+    phone.bindFramebuffer(phone.FRAMEBUFFER, framebuffer);
+    phone.framebufferTextureLayer(phone.FRAMEBUFFER, phone.COLOR_ATTACHMENT3, layers, 0, 3);
+    phone.drawBuffers([phone.COLOR_ATTACHMENT0, phone.NONE, phone.NONE, phone.COLOR_ATTACHMENT3]);
+    expect(() => phone.framebufferTextureLayer(phone.FRAMEBUFFER, phone.COLOR_ATTACHMENT4, layers, 0, 4)).toThrow('phone profile: framebufferTextureLayer on colour attachment 4');
+    expect(() => phone.drawBuffers([phone.COLOR_ATTACHMENT0, phone.NONE, phone.NONE, phone.NONE, phone.COLOR_ATTACHMENT4])).toThrow('phone profile: drawBuffers of 5 attachments');
+    phone.bindFramebuffer(phone.FRAMEBUFFER, null);
+    phone.bindTexture(phone.TEXTURE_2D_ARRAY, null);
+    phone.deleteFramebuffer(framebuffer);
+    phone.deleteTexture(layers);
+    expect(phoneProfileOf(phone)?.violations).toEqual([
+      { call: 'texImage2D', sizes: [1, 4097] }, { call: 'texStorage3D', sizes: [2, 2, 5000] },
+      { call: 'framebufferTextureLayer', sizes: [4] }, { call: 'drawBuffers', sizes: [5] },
+    ]);
   });
 
   it('an engine on it: no float render targets, no timer queries, exact results; its state interceptors work through the wrapper and come off again', async () => {
@@ -193,6 +210,8 @@ describe('the phone profile itself (test/support/phone-profile.ts, GLCOMPACT_PHO
     const engine = createEngine(phone);
     try {
       expect(engine.caps).toMatchObject({ floatRender: false, timerQuery: false, maxTextureSize: Math.min(4096, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number) });
+      // 4 where the context draws several (browsers), 1 where it cannot (headless-gl's quirk)
+      expect(engine.caps.drawBuffers).toBeLessThanOrEqual(4);
       expect(await engine.gpuTime(() => {})).toBeUndefined();
       // the engine's interceptors sit on the wrapper: an app's bind through it is seen and put back
       expect(phone.bindTexture).not.toBe(forwardingBind);

@@ -7,6 +7,9 @@
 //   (KhronosGroup/WebGL#3700); MAX_DRAW_BUFFERS and MAX_COLOR_ATTACHMENTS answer 4, all WebGL2 promises.
 // - getExtension answers null for EXT_color_buffer_float (missing on many iOS devices) and for
 //   EXT_disjoint_timer_query_webgl2, and getSupportedExtensions leaves both out.
+// - drawBuffers with more than 4 entries and framebufferTexture2D/framebufferTextureLayer on an
+//   attachment past COLOR_ATTACHMENT3 throw, and are recorded (a phone's driver rejects them: the
+//   engine must take its draw buffers from its probe, which sees the answer of 4).
 // - texImage2D/texStorage2D/texImage3D/texStorage3D/renderbufferStorage* asking for a side above 4096
 //   throw, and are recorded: iOS reports MAX_TEXTURE_SIZE 16384 but crashes above 4096
 //   (three.js#27330, cosmosgl/graph#203), so a violation must fail the test even where the engine
@@ -38,7 +41,7 @@ export interface PhoneProfileOptions {
   reportedMaxTextureSize?: number | 'context';
 }
 
-/** A size request above the profile's limit: which call, and its arguments' sizes. */
+/** A request past the profile's limits: which call, and its sizes (texture sides, or attachments). */
 export interface PhoneProfileViolation {
   call: string;
   sizes: number[];
@@ -114,6 +117,25 @@ export function phoneProfile(real: WebGL2RenderingContext, options: PhoneProfile
       return names && names.filter((name) => !missing.has(name));
     },
   };
+  const firstAttachmentPast = real.COLOR_ATTACHMENT0 + PHONE_MAX_DRAW_BUFFERS;
+  const attachmentLimit = (call: string, attachment: unknown, args: unknown[]) => {
+    if (typeof attachment === 'number' && attachment >= firstAttachmentPast && attachment <= real.COLOR_ATTACHMENT0 + 15) {
+      violations.push({ call, sizes: [attachment - real.COLOR_ATTACHMENT0] });
+      throw new Error(`phone profile: ${call} on colour attachment ${attachment - real.COLOR_ATTACHMENT0}, past the profile's ${PHONE_MAX_DRAW_BUFFERS}`);
+    }
+    return call === 'drawBuffers' ? undefined : (r[call] as (...a: unknown[]) => unknown).apply(real, args);
+  };
+  overrides.drawBuffers = (buffers) => {
+    const list = Array.from(buffers as ArrayLike<number>);
+    if (list.length > PHONE_MAX_DRAW_BUFFERS) {
+      violations.push({ call: 'drawBuffers', sizes: [list.length] });
+      throw new Error(`phone profile: drawBuffers of ${list.length} attachments, past the profile's ${PHONE_MAX_DRAW_BUFFERS}`);
+    }
+    for (const buffer of list) attachmentLimit('drawBuffers', buffer, []);
+    return call('drawBuffers', [buffers]);
+  };
+  overrides.framebufferTexture2D = (...args) => attachmentLimit('framebufferTexture2D', args[1], args);
+  overrides.framebufferTextureLayer = (...args) => attachmentLimit('framebufferTextureLayer', args[1], args);
   for (const name of sizedCalls) {
     overrides[name] = (...args) => {
       const sizes = requestedSides(name, args);
@@ -168,6 +190,6 @@ export function testGl<T extends WebGL2RenderingContext>(gl: T): T {
 export function expectNoPhoneViolations(gl: unknown): void {
   const violations = phoneProfileOf(gl)?.violations ?? [];
   if (violations.length > 0) {
-    throw new Error(`phone profile: ${violations.length} allocation(s) above ${PHONE_MAX_TEXTURE_SIZE} texels a side: ${violations.map((v) => `${v.call} ${v.sizes.join('×')}`).join(', ')}`);
+    throw new Error(`phone profile: ${violations.length} call(s) past its limits (${PHONE_MAX_TEXTURE_SIZE} texels a side, ${PHONE_MAX_DRAW_BUFFERS} colour attachments): ${violations.map((v) => `${v.call} ${v.sizes.join('×')}`).join(', ')}`);
   }
 }
