@@ -1,8 +1,9 @@
 // engine.sort() (issue 22): a stable LSD radix sort, against the CPU: Float32Array.prototype.sort's
 // order for floats (-0 before +0, NaN last), stability with values, descending, GPU-resident lengths.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamData } from '../src/index.js';
+import { SORT_DIRECTORY } from '../src/sort.js';
 import { expectSameBits, testEngine } from './support/engine.js';
 
 type Kind = 'float32' | 'uint32' | 'int32';
@@ -107,5 +108,39 @@ describe('engine.sort(keys, { values, descending })', () => {
       }),
       { numRuns: 15, seed: 20261125 },
     );
+  });
+});
+
+// The directory (src/sort.ts SORT_DIRECTORY): streams of 2^18 elements and more find each output's
+// block by a gallop from an entry per 2^shift outputs. Forced here at small sizes, where digit
+// changes inside a group of outputs, runs of one digit over many blocks and row ends are many.
+describe('engine.sort with the directory (forced at every size)', () => {
+  const defaults = { ...SORT_DIRECTORY };
+  afterEach(() => Object.assign(SORT_DIRECTORY, defaults));
+
+  it.each([1, 3, 5])('directory every 2^%i outputs: uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async (shift) => {
+    const engine = await testEngine();
+    Object.assign(SORT_DIRECTORY, { shift, fromElements: 0 });
+    for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
+      for (const [n, distinct] of [[33, 3], [2049, 2], [3 * 2048 + 5, 4000]] as const) {
+        const keys = randomKeys(kind, n, n + shift + kind.length, distinct);
+        const keyStream = engine.stream(keys);
+        const ids = engine.stream(Uint32Array.from({ length: n }, (_, i) => i));
+        for (const descending of [false, true]) {
+          const sorted = engine.sort(keyStream, { values: ids, descending });
+          expectSameBits((await sorted.values!.read()) as Uint32Array, Uint32Array.from(stableOrder(keys, descending)), `${kind} n=${n} distinct=${distinct}${descending ? ' descending' : ''}`);
+          sorted.dispose();
+        }
+        keyStream.dispose();
+        ids.dispose();
+      }
+    }
+    const source = Int32Array.from({ length: 6000 }, (_, i) => ((i * 7919) % 2001) - 1000);
+    const stream = engine.stream(source);
+    const negative = engine.compact(stream, { keep: { lessEqual: -1 } });
+    const sorted = engine.sort(negative.stream);
+    expectSameBits(await sorted.keys.read(), Int32Array.from(Array.from(source).filter((v) => v <= -1).sort((a, b) => a - b)));
+    for (const r of [sorted, negative]) r.dispose();
+    stream.dispose();
   });
 });

@@ -1,0 +1,105 @@
+// engine.sort()'s search (issue 22): per call times of the radix sort at each size with each
+// directory spacing (SORT_DIRECTORY.shift: one binary search per 2^shift outputs, a gallop from it
+// for the others), uint32 keys with a uint32 index payload and 16-bit keys (`bits: 16`) with the same,
+// as splat viewers sort; each result checked against the CPU's stable sort once. With --profile, each
+// pass's time at the largest size (each draw fenced by gl.finish()).
+// Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
+//          [--sizes 16,20,22] [--shifts 3,4,5] [--repeats 5] [--batch 3] [--profile] [--out DIR]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEngine } from '../src/index.js';
+import { createHeadlessContext, headlessRenderer } from '../src/node.js';
+import { gpuOf } from '../src/internal.js';
+import { SORT_DIRECTORY } from '../src/sort.js';
+
+const { values: options } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '16,20,22' },
+    shifts: { type: 'string', default: '3,4,5' },
+    repeats: { type: 'string', default: '5' },
+    batch: { type: 'string', default: '3' },
+    profile: { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+const sizes = options.sizes.split(',').map(Number);
+const shifts = options.shifts.split(',').map(Number);
+const repeats = Number(options.repeats);
+const batch = Number(options.batch);
+
+const gl = createHeadlessContext();
+const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
+const renderer = headlessRenderer(gl);
+console.log(`renderer: ${renderer}; batches of ${batch}, median of ${repeats}`);
+
+async function perCall(run: () => void): Promise<number> {
+  run();
+  await engine.finish();
+  const times: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const start = performance.now();
+    for (let k = 0; k < batch; k++) run();
+    await engine.finish();
+    times.push((performance.now() - start) / batch);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+const rows: Array<{ what: string; log2n: number; shift: number; ms: number }> = [];
+const profile: Record<string, number> = {};
+for (const log2n of sizes) {
+  const n = 2 ** log2n;
+  let seed = log2n;
+  const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+  for (const bits of [32, 16]) {
+    const keys = Uint32Array.from({ length: n }, () => (bits === 32 ? random() : random() >>> 16));
+    const indices = Uint32Array.from({ length: n }, (_, i) => i);
+    // The CPU's stable order: by key, then by position.
+    const order = Array.from(indices).sort((a, b) => keys[a] - keys[b] || a - b);
+    const keyStream = engine.stream(keys);
+    const valueStream = engine.stream(indices);
+    for (const shift of shifts) {
+      SORT_DIRECTORY.shift = shift;
+      const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
+      const once = engine.sort(keyStream, sortOptions);
+      const gotValues = await once.values!.read();
+      const wrong: number[] = [];
+      for (let i = 0; i < n; i++) if (gotValues[i] !== order[i]) wrong.push(i);
+      if (wrong.length > 0) {
+        const show = wrong.slice(0, 6).map((i) => `position ${i}: element ${gotValues[i]} (key ${keys[gotValues[i]]?.toString(16)}), the CPU says ${order[i]} (key ${keys[order[i]].toString(16)})`);
+        throw new Error(`sort 2^${log2n} ${bits}-bit keys, shift ${shift}: ${wrong.length} of ${n} positions wrong; ${show.join('; ')}`);
+      }
+      once.dispose();
+      const what = `sort ${bits}-bit keys + uint32 values`;
+      const ms = await perCall(() => engine.sort(keyStream, sortOptions).dispose());
+      rows.push({ what, log2n, shift, ms });
+      console.log(`2^${log2n} ${what.padEnd(34)} directory every 2^${shift}: ${ms.toFixed(2).padStart(8)} ms`);
+      if (options.profile && log2n === Math.max(...sizes) && bits === 32) {
+        const gpu = gpuOf(engine);
+        gpu.profile = new Map();
+        engine.sort(keyStream, sortOptions).dispose();
+        const totals = new Map<string, number>();
+        for (const [pass, times] of gpu.profile) {
+          const name = pass.replace(/ .*/, '');
+          totals.set(name, (totals.get(name) ?? 0) + times.reduce((a, b) => a + b, 0));
+        }
+        gpu.profile = undefined;
+        for (const [name, ms] of totals) {
+          profile[`2^${log2n} shift ${shift} ${name}`] = ms;
+          console.log(`  profile 2^${log2n} shift ${shift} ${name.padEnd(48)} ${ms.toFixed(2)} ms (all digits)`);
+        }
+      }
+    }
+    keyStream.dispose();
+    valueStream.dispose();
+  }
+}
+if (options.out) {
+  mkdirSync(options.out, { recursive: true });
+  const file = join(options.out, 'sort-probe.json');
+  writeFileSync(file, JSON.stringify({ renderer, batch, repeats, date: new Date().toISOString(), rows, profile }, null, 2));
+  console.log(`wrote ${file}`);
+}
+engine.dispose();
