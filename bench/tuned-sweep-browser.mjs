@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// bench/tuned-sweep.ts in a browser (issue 20): builds bench/tuned-sweep-page/ with vite (the engine
+// from src/, as the demo pages import it), serves it on localhost, opens it in one engine of
+// scripts/browsers.mjs, prints each point as it comes, and writes
+// <out>/tuned-sweep-<engine>-<renderer-slug>-<date>[-quick].json: the renderer, what engine.tune()
+// cost (wall time, longest stretch without yielding), the profile, every point's timings and the
+// worst auto/fastest ratios. A count that differs from the CPU's fails the run (exit 1).
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build, preview } from 'vite';
+import { browserEngines, launchBrowser } from '../scripts/browsers.mjs';
+import { chromiumArgs } from '../scripts/chromium.mjs';
+import { glslVitePlugin } from '../scripts/glsl-loader.mjs';
+import { consoleCapture } from '../examples/vite.config.mjs';
+import { rendererSlug } from './lib/format.mjs';
+
+const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
+         [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
+         [--tune-sizes 10,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick]
+Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
+--batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run).`;
+
+const { values } = parseArgs({ options: {
+  help: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
+  out: { type: 'string' }, sizes: { type: 'string' }, densities: { type: 'string' },
+  'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' },
+} });
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!browserEngines.includes(values.browser)) {
+  console.error(`--browser must be one of ${browserEngines.join(', ')}; got '${values.browser}'\n\n${USAGE}`);
+  process.exit(2);
+}
+const q = values.quick;
+// Quick runs go where bench/results/*-quick* is git-ignored.
+const out = values.out ?? (q ? 'bench/results' : 'bench/results/issue-20');
+const query = new URLSearchParams({
+  sizes: values.sizes ?? (q ? '10,14' : '10,12,14,16,18'),
+  densities: values.densities ?? (q ? '0.05,0.5,0.95' : '0.05,0.25,0.5,0.75,0.95'),
+  tuneSizes: values['tune-sizes'] ?? (q ? '10,14' : '10,14,16,18'),
+  rounds: values.rounds ?? (q ? '2' : '3'),
+  ...(values.batch ? { batch: values.batch } : {}),
+});
+
+// What the page runs: src/ and glsl/ of this working tree (the commit, and files changed since, as the build starts).
+const git = (...args) => {
+  try {
+    return execFileSync('git', args, { encoding: 'utf8' }).trimEnd();
+  } catch {
+    return ''; // not a checkout
+  }
+};
+const commit = git('rev-parse', '--short', 'HEAD');
+const uncommitted = git('status', '--porcelain', '--', 'src', 'glsl').split('\n').filter(Boolean).map((line) => line.slice(3));
+const root = new URL('./tuned-sweep-page/', import.meta.url).pathname;
+const pageConfig = {
+  configFile: false, root, base: './', logLevel: 'error',
+  plugins: [glslVitePlugin(), consoleCapture()],
+  resolve: { alias: [{ find: /^glcompact$/, replacement: new URL('../src/index.ts', import.meta.url).pathname }] },
+};
+const outDir = join(tmpdir(), `glcompact-tuned-sweep-page-${process.pid}`);
+console.error('building bench/tuned-sweep-page…');
+await build({ ...pageConfig, build: { outDir, emptyOutDir: true, target: 'es2022' } });
+const server = await preview({ ...pageConfig, build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
+const browser = await launchBrowser(values.browser);
+const started = performance.now();
+const loadAverageAtStart = loadavg();
+const load1m = []; // the 1-minute load average at every poll: other processes on this host skew the timings
+const fmtRow = (r) => `2^${r.log2n} ${String(r.density).padEnd(4)} keep → ${r.autoKeepPath.padEnd(12)} ×${r.keepRatio.toFixed(2)} (fastest ${r.fastestKeep}) | any → ${r.autoAnyPath.padEnd(12)} ×${r.anyRatio.toFixed(2)} (fastest ${r.fastestAny}) | sync ${r.syncMs.toFixed(1)} ms, batch ${r.batch}`;
+let results;
+try {
+  const page = await browser.newPage();
+  await page.goto(`${server.resolvedUrls.local[0]}index.html?${query}`);
+  console.error(`running in ${values.browser} ${browser.version}: ${query}`);
+  let printed = 0;
+  let tunePrinted = false;
+  const deadline = Date.now() + 40 * 60_000; // a full run takes about a minute here
+  for (;;) {
+    if (Date.now() > deadline) throw new Error('the page did not finish within 40 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    load1m.push(loadavg()[0]);
+    const s = await page.evaluate((from) => {
+      const st = window.tunedSweep;
+      return st && { done: st.done, error: st.error, status: st.status, tune: st.tune && { wallMs: st.tune.wallMs, longestGapMs: st.tune.longestGapMs, profile: { compact: st.tune.profile.compact } }, rows: st.rows.slice(from) };
+    }, printed);
+    if (!s) continue;
+    if (s.tune && !tunePrinted) {
+      tunePrinted = true;
+      console.error(`tune(): ${(s.tune.wallMs / 1000).toFixed(1)} s, longest gap ${s.tune.longestGapMs.toFixed(0)} ms; keep ${JSON.stringify(s.tune.profile.compact.keep)} any ${JSON.stringify(s.tune.profile.compact.any)}`);
+    }
+    for (const r of s.rows) console.error(fmtRow(r));
+    printed += s.rows.length;
+    if (s.error) throw new Error(`the page failed: ${s.error}`);
+    if (s.done) break;
+    const { errors } = await page.console();
+    if (errors.length) throw new Error(`console errors on the page: ${errors.join('; ')}`);
+  }
+  results = await page.evaluate(() => window.tunedSweep);
+} catch (error) {
+  console.error(`tuned sweep failed: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+  await server.close();
+  await rm(outDir, { recursive: true, force: true });
+}
+if (!results) process.exit(1);
+
+const renderer = results.renderer.unmasked ?? results.renderer.caps;
+const date = new Date().toISOString().slice(0, 10);
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+const { rows, worst, tune } = results;
+const within = (key) => rows.filter((r) => r[key] <= 1.15).length;
+// Misses (> 1.15) where auto ran the very path it is compared with: the two series of one path differ by this much (noise).
+const samePathMisses = (key, same) => rows.filter((r) => r[key] > 1.15 && r[same]).length;
+const document = {
+  tool: 'glcompact bench/tuned-sweep-browser.mjs', engine: values.browser, engineVersion: browser.version,
+  ...(values.browser === 'chromium' ? { chromiumArgs } : {}), userAgent: results.userAgent,
+  renderer, rendererStrings: results.renderer, timerQuery: results.timerQuery, parallelShaderCompile: results.parallelShaderCompile,
+  package: pkg.name, packageVersion: pkg.version, commit, uncommitted, node: process.version, date, quick: q, config: results.config,
+  timing: 'wall: a batch of back-to-back compact()+dispose() calls between two await engine.finish(), per call; series interleaved in seeded rounds; median of the rounds',
+  loadAverageAtStart, loadAverageAtEnd: loadavg(), load1mDuringRun: { max: Math.max(...load1m), mean: load1m.reduce((a, b) => a + b, 0) / load1m.length, samples: load1m.length }, seconds: Math.round((performance.now() - started) / 100) / 10,
+  tune: { wallMs: tune.wallMs, longestGapMs: tune.longestGapMs, idleLongestGapMs: tune.idleLongestGapMs, longTasks: tune.longTasks, sizes: results.config.tuneSizes.map((s) => 2 ** s) },
+  choices: { keep: tune.profile.compact.keep, any: tune.profile.compact.any, scan: tune.profile.scan },
+  worst: { ...worst, keepWithin115: within('keepRatio'), anyWithin115: within('anyRatio'), points: rows.length,
+    keepMissesOnTheSamePath: samePathMisses('keepRatio', 'keepSamePath'), anyMissesOnTheSamePath: samePathMisses('anyRatio', 'anySamePath') },
+  rows, profile: tune.profile,
+};
+await mkdir(out, { recursive: true });
+const file = join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values.tag ? `-${values.tag}` : ''}.json`);
+await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
+
+console.log(`${values.browser} ${browser.version}; renderer: ${renderer}${results.renderer.masked !== renderer ? ` (masked: ${results.renderer.masked})` : ''}`);
+console.log(`tune(): ${tune.wallMs.toFixed(0)} ms wall, longest stretch without yielding ${tune.longestGapMs.toFixed(1)} ms (idle floor ${tune.idleLongestGapMs.toFixed(1)} ms)${tune.longTasks.supported ? `, long tasks ${tune.longTasks.count} (max ${tune.longTasks.maxMs.toFixed(0)} ms)` : ''}`);
+console.log(`tuned: keep ${JSON.stringify(document.choices.keep)}, any ${JSON.stringify(document.choices.any)}, scan ${JSON.stringify(document.choices.scan)}`);
+console.log(`worst auto (keep) / fastest order-keeping: ×${worst.keep.ratio.toFixed(2)} at 2^${worst.keep.log2n}, ${worst.keep.density * 100} % kept; within 1.15 at ${document.worst.keepWithin115} of ${rows.length} points, ${document.worst.keepMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.keepNet.toFixed(2)})`);
+console.log(`worst auto (any) / fastest path:            ×${worst.any.ratio.toFixed(2)} at 2^${worst.any.log2n}, ${worst.any.density * 100} % kept; within 1.15 at ${document.worst.anyWithin115} of ${rows.length} points, ${document.worst.anyMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.anyNet.toFixed(2)})`);
+console.log(`load average ${loadAverageAtStart.map((x) => x.toFixed(2)).join(' ')} at start, ${document.loadAverageAtEnd.map((x) => x.toFixed(2)).join(' ')} at end, 1-min max ${document.load1mDuringRun.max.toFixed(2)} (mean ${document.load1mDuringRun.mean.toFixed(2)}) on ${cpus().length} cores; ${document.seconds} s; wrote ${file}`);

@@ -1,0 +1,253 @@
+// bench/tuned-sweep.ts in a browser page (issue 20): `auto` after engine.tune() against every path.
+// The engine tunes at ?tuneSizes (its wall time and the longest stretch it kept the main thread
+// without yielding are recorded), then at each size of ?sizes and density of ?densities every
+// compaction path and `auto` (order 'keep', the default, and 'any') are timed: a sample is a batch of
+// back-to-back calls (each result disposed at once) between two `await engine.finish()`, the series
+// interleaved in rounds (a fresh seeded order per round), the median per call counts. Every series'
+// count is checked against the CPU first. Per point: auto ('keep') over the fastest order-keeping
+// path and auto ('any') over the fastest path of all (targets: ≤ 1.15).
+// Results: window.tunedSweep (polled by bench/tuned-sweep-browser.mjs, which builds and opens this page).
+//
+// URL: ?sizes=10,12,14,16,18 (log2), ?densities=0.05,0.25,0.5,0.75,0.95 (kept fractions),
+//      ?tuneSizes=10,14,16,18 (log2), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above).
+import { createEngine, type CompactOptions } from 'glcompact';
+import { compactCandidates, optionsForPath } from '../../src/tuning.js';
+
+interface Row {
+  log2n: number;
+  density: number;
+  batch: number;
+  kept: number;
+  /** Median ms per call of each series. */
+  ms: Record<string, number>;
+  /** Every sample (ms per call) of each series, in round order. */
+  runsMs: Record<string, number[]>;
+  /** Median ms of an `await engine.finish()` with nothing queued: what each sample carries besides its calls. */
+  syncMs: number;
+  /** The path each series took (result.stats.algorithm). */
+  paths: Record<string, string>;
+  autoKeepPath: string;
+  autoAnyPath: string;
+  fastestKeep: string;
+  fastestAny: string;
+  /** Whether auto ran the very path it is compared with (then a ratio off 1 is noise, not a wrong choice). */
+  keepSamePath: boolean;
+  anySamePath: boolean;
+  /** auto (keep) / the fastest order-keeping path; auto (any) / the fastest path. */
+  keepRatio: number;
+  anyRatio: number;
+  /** The same with one sync's share per call (syncMs / batch) taken off every series. */
+  keepRatioNet: number;
+  anyRatioNet: number;
+}
+
+interface SweepState {
+  done: boolean;
+  error?: string;
+  status: string;
+  progress: number;
+  userAgent: string;
+  renderer: { caps: string; masked: string; unmasked: string | null; vendor: string | null };
+  timerQuery?: boolean;
+  parallelShaderCompile?: boolean;
+  config: { sizes: number[]; densities: number[]; tuneSizes: number[]; rounds: number; batch: number | null; seed: number };
+  tune?: {
+    wallMs: number;
+    /** Longest gap between two ticks of a 1 ms setInterval during tune() (the timer's own clamp included: see idleLongestGapMs). */
+    longestGapMs: number;
+    /** The same monitor over 500 ms of idle page (1 s after it started) before tune(): the floor of that figure. */
+    idleLongestGapMs: number;
+    longTasks: { supported: boolean; count: number; maxMs: number; totalMs: number };
+    profile: unknown;
+  };
+  rows: Row[];
+  worst?: { keep: { ratio: number; log2n: number; density: number }; any: { ratio: number; log2n: number; density: number }; keepNet: number; anyNet: number };
+  seconds?: number;
+}
+
+declare global {
+  interface Window {
+    tunedSweep?: SweepState;
+  }
+}
+
+const params = new URLSearchParams(location.search);
+const list = (name: string, fallback: string) => (params.get(name) ?? fallback).split(',').map(Number);
+const sizes = list('sizes', '10,12,14,16,18');
+const densities = list('densities', '0.05,0.25,0.5,0.75,0.95');
+const tuneSizes = list('tuneSizes', '10,14,16,18');
+const rounds = Number(params.get('rounds') ?? 3);
+const batchParam = params.get('batch') === null ? null : Number(params.get('batch'));
+const seed = Number(params.get('seed') ?? 20);
+
+const statusText = document.getElementById('status')!;
+const progressBar = document.getElementById('progress') as HTMLProgressElement;
+const log = document.getElementById('log')!;
+const canvas = document.getElementById('canvas') as HTMLCanvasElement;
+const gl = canvas.getContext('webgl2');
+const info = gl?.getExtension('WEBGL_debug_renderer_info');
+const state: SweepState = {
+  done: false,
+  status: 'starting',
+  progress: 0,
+  userAgent: navigator.userAgent,
+  renderer: {
+    caps: '',
+    masked: gl ? String(gl.getParameter(gl.RENDERER)) : '',
+    unmasked: gl && info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : null,
+    vendor: gl && info ? String(gl.getParameter(info.UNMASKED_VENDOR_WEBGL)) : null,
+  },
+  config: { sizes, densities, tuneSizes, rounds, batch: batchParam, seed },
+  rows: [],
+};
+window.tunedSweep = state;
+
+const status = (text: string, progress?: number) => {
+  state.status = text;
+  statusText.textContent = text;
+  if (progress !== undefined) progressBar.value = state.progress = progress;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** mulberry32: a seeded order of the series per round, so no series always follows the same one. */
+function random(seedValue: number) {
+  let a = seedValue >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The longest gap between ticks of a 1 ms interval, and long tasks where the browser reports them (Chromium). */
+function stretchMonitor() {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  const supported = typeof PerformanceObserver !== 'undefined' && (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
+  const durations: number[] = [];
+  const observer = supported ? new PerformanceObserver((entries) => entries.getEntries().forEach((e) => durations.push(e.duration))) : undefined;
+  observer?.observe({ type: 'longtask' });
+  return {
+    stop() {
+      clearInterval(timer);
+      longest = Math.max(longest, performance.now() - last);
+      observer?.takeRecords().forEach((e) => durations.push(e.duration));
+      observer?.disconnect();
+      return {
+        longestGapMs: longest,
+        longTasks: { supported, count: durations.length, maxMs: Math.max(0, ...durations), totalMs: durations.reduce((a, b) => a + b, 0) },
+      };
+    },
+  };
+}
+
+async function run(): Promise<void> {
+  const started = performance.now();
+  if (!gl) throw new Error('this browser gives no WebGL2 context');
+  const engine = createEngine(gl);
+  state.renderer.caps = engine.caps.renderer;
+  state.timerQuery = engine.caps.timerQuery;
+  state.parallelShaderCompile = gl.getExtension('KHR_parallel_shader_compile') !== null;
+
+  status('idle baseline of the tick monitor', 0);
+  await sleep(1000); // past the page's load and first paints
+  const idle = stretchMonitor();
+  await sleep(500);
+  const idleLongestGapMs = idle.stop().longestGapMs;
+  status(`engine.tune({ sizes: 2^${tuneSizes.join(', 2^')} })`, 0.01);
+  const monitor = stretchMonitor();
+  const tuneStart = performance.now();
+  const profile = await engine.tune({ sizes: tuneSizes.map((s) => 2 ** s) });
+  const wallMs = performance.now() - tuneStart;
+  await sleep(0); // let the last long task be reported
+  state.tune = { wallMs, idleLongestGapMs, ...monitor.stop(), profile };
+  log.textContent += `tune ${wallMs.toFixed(0)} ms, longest gap ${state.tune.longestGapMs.toFixed(1)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}\n`;
+
+  const series: Array<[string, Record<string, unknown>, boolean]> = [
+    ...compactCandidates.map(({ path, keepsOrder }) => [path, optionsForPath(path), keepsOrder] as [string, Record<string, unknown>, boolean]),
+    ['auto (tuned, keep)', {}, true],
+    ['auto (tuned, any)', { order: 'any' }, false],
+  ];
+  const pathsKeep = series.filter(([name, , keeps]) => keeps && !name.startsWith('auto')).map(([name]) => name);
+  const pathsAll = series.filter(([name]) => !name.startsWith('auto')).map(([name]) => name);
+  const shuffle = random(seed);
+  const points = sizes.length * densities.length;
+  const worst = { keep: { ratio: 0, log2n: 0, density: 0 }, any: { ratio: 0, log2n: 0, density: 0 }, keepNet: 0, anyNet: 0 };
+  for (const log2n of sizes) {
+    const n = 2 ** log2n;
+    const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 7, 2654435761) >>> 0) % 1_000_000);
+    const stream = engine.stream(data);
+    for (const density of densities) {
+      status(`2^${log2n}, ${density * 100} % kept`, 0.05 + (0.95 * state.rows.length) / points);
+      const threshold = Math.round(density * 1_000_000) - 1;
+      const keep = { lessEqual: threshold };
+      const kept = data.filter((v) => v <= threshold).length;
+      const batch = batchParam ?? (n <= 2 ** 14 ? 16 : 8);
+      const paths = new Map<string, string>();
+      for (const [name, options] of series) {
+        const r = engine.compact(stream, { keep, ...options } as CompactOptions);
+        const count = await r.count();
+        if (count !== kept) throw new Error(`count mismatch: ${name} at n=2^${log2n}, density ${density}: count ${count}, the CPU says ${kept}`);
+        paths.set(name, r.stats.algorithm);
+        r.dispose();
+      }
+      const runsMs: Record<string, number[]> = Object.fromEntries(series.map(([name]) => [name, []]));
+      const syncRuns: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const order = series.map((s) => [shuffle(), s] as const).sort((a, b) => a[0] - b[0]).map(([, s]) => s);
+        for (const [name, options] of order) {
+          await engine.finish();
+          const start = performance.now();
+          for (let k = 0; k < batch; k++) engine.compact(stream, { keep, ...options } as CompactOptions).dispose();
+          await engine.finish();
+          runsMs[name].push((performance.now() - start) / batch);
+        }
+        await engine.finish();
+        const start = performance.now();
+        await engine.finish();
+        syncRuns.push(performance.now() - start);
+      }
+      const ms = Object.fromEntries(Object.entries(runsMs).map(([name, t]) => [name, median(t)]));
+      const syncMs = median(syncRuns);
+      const fastest = (names: string[]) => names.reduce((a, b) => (ms[b] < ms[a] ? b : a));
+      const fastestKeep = fastest(pathsKeep);
+      const fastestAny = fastest(pathsAll);
+      const net = (name: string) => ms[name] - syncMs / batch;
+      const row: Row = {
+        log2n, density, batch, kept, ms, runsMs, syncMs, paths: Object.fromEntries(paths),
+        autoKeepPath: paths.get('auto (tuned, keep)')!, autoAnyPath: paths.get('auto (tuned, any)')!, fastestKeep, fastestAny,
+        keepSamePath: paths.get('auto (tuned, keep)') === paths.get(fastestKeep), anySamePath: paths.get('auto (tuned, any)') === paths.get(fastestAny),
+        keepRatio: ms['auto (tuned, keep)'] / ms[fastestKeep], anyRatio: ms['auto (tuned, any)'] / ms[fastestAny],
+        keepRatioNet: net('auto (tuned, keep)') / net(fastestKeep), anyRatioNet: net('auto (tuned, any)') / net(fastestAny),
+      };
+      if (row.keepRatio > worst.keep.ratio) worst.keep = { ratio: row.keepRatio, log2n, density };
+      if (row.anyRatio > worst.any.ratio) worst.any = { ratio: row.anyRatio, log2n, density };
+      worst.keepNet = Math.max(worst.keepNet, row.keepRatioNet);
+      worst.anyNet = Math.max(worst.anyNet, row.anyRatioNet);
+      state.rows.push(row);
+      log.textContent += `2^${log2n} ${String(density).padEnd(5)} keep → ${row.autoKeepPath} ×${row.keepRatio.toFixed(2)} | any → ${row.autoAnyPath} ×${row.anyRatio.toFixed(2)}\n`;
+    }
+    stream.dispose();
+  }
+  engine.dispose();
+  state.worst = worst;
+  state.seconds = (performance.now() - started) / 1000;
+  status('done', 1);
+  state.done = true;
+}
+
+run().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  state.error = message;
+  status(`failed: ${message}`);
+  statusText.className = 'error';
+  console.error(error);
+});
