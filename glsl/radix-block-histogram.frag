@@ -23,10 +23,11 @@ void main() {
   uint length = streamLength();
   ivec2 texel = texelOf(first, uint(u_widthLog2));
   uvec4 counts = uvec4(0u);
+  // A constant trip count and unconditional fetches (issued together), padding dropped by a select:
+  // an early exit at the length had kept the fetches one after another.
   for (int k = 0; k < (1 << SORT_BLOCK_LOG2); ++k) {
-    if (first + uint(k) >= length) break;
     uint digit = sortDigit(texelFetch(u_keys, texel + ivec2(k, 0), 0).r, u_shift);
-    counts += uvec4(equal(uvec4(digit), uvec4(0u, 1u, 2u, 3u)));
+    counts += first + uint(k) < length ? uvec4(equal(uvec4(digit), uvec4(0u, 1u, 2u, 3u))) : uvec4(0u);
   }
   outValue = counts;
 }

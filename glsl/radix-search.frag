@@ -15,16 +15,20 @@ precision highp usampler2D;
 
 #include "texel-index.glsl"
 #include "stream-length.glsl"
-#include "sort-key.glsl"
 #include "radix-rank.glsl"
 
+#ifdef BLOCK_ORDER
+uniform usampler2D u_blockOrder;  // radix-block-order.frag's listing of each block's offsets by digit
+#else
+#include "sort-key.glsl"
 uniform usampler2D u_keys;
+uniform int u_shift;
+#endif
 #ifdef DIRECTORY
 uniform usampler2D u_directory;
 uniform int u_directoryWidthLog2;
 #endif
 uniform int u_widthLog2;          // the keys' (and this target's)
-uniform int u_shift;
 out uvec4 outValue;
 
 void main() {
@@ -57,12 +61,22 @@ void main() {
 #else
   block = blockHolding(digit, rank, 0u, last);   // few blocks: no directory pass
 #endif
-  uint before = block == 0u ? 0u : ranksOf(block - 1u)[digit];
-  uint local = rank - before;
+#ifdef BLOCK_ORDER
+  // The block's counts of each digit (its inclusive ranks minus the block before's), so the element's
+  // slot in the block's listing by digit (radix-block-order.frag): smaller digits first, then `local`.
+  uvec4 before = block == 0u ? uvec4(0u) : ranksOf(block - 1u);
+  uvec4 counts = ranksOf(block) - before;
+  uint slot = rank - before[digit];
+  for (int d = 0; d < 3; ++d) slot += d < digit ? counts[d] : 0u;
+  uvec4 listing = texelFetch(u_blockOrder, texelOf(block, uint(u_blocksWidthLog2)), 0);
+  uint offset = ((slot < 8u ? listing.x >> (4u * slot) : listing.y >> (4u * (slot - 8u)))) & 15u;
+  uint found = (block << uint(SORT_BLOCK_LOG2)) + offset;
+#else
+  // Few elements: the block's SORT_BLOCK keys, fetched together, give the element (the local-th of
+  // the digit), with no listing pass.
+  uint local = rank - (block == 0u ? 0u : ranksOf(block - 1u)[digit]);
   uint first = block << uint(SORT_BLOCK_LOG2);
   ivec2 texel = texelOf(first, uint(u_widthLog2));
-  // All SORT_BLOCK fetches issued unconditionally (a constant trip count, no early exit), so their
-  // latencies overlap; the local-th key of the digit is kept by a select.
   uint found = first;
   uint seen = 0u;
   for (int k = 0; k < (1 << SORT_BLOCK_LOG2); ++k) {
@@ -71,5 +85,6 @@ void main() {
       seen += 1u;
     }
   }
+#endif
   outValue = uvec4(found);
 }

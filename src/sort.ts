@@ -2,12 +2,14 @@
 // lowest: each block of SORT_BLOCK elements counts its digits (glsl/radix-block-histogram.frag), one
 // 4-component inclusive scan of those counts gives every block its end in each digit's bucket (and
 // each bucket's total at the last block), a directory notes the block of every 2^SORT_DIRECTORY.shift-th
-// output (glsl/radix-directory.frag: a binary search over the blocks each), then every output
-// position finds the element that moves there (glsl/radix-search.frag: a gallop from its directory
-// entry, then the block's keys) and two gathers move the keys and the values. No float mipmaps, no blending: counts are uint32 scans.
+// output (glsl/radix-directory.frag: a binary search over the blocks each), each block lists its
+// elements' offsets by digit (glsl/radix-block-order.frag), then every output position finds the
+// element that moves there (glsl/radix-search.frag: a gallop from its directory entry to the block,
+// then one fetch of its listing) and two gathers move the keys and the values. No float mipmaps, no blending: counts are uint32 scans.
 // Scattering instead (one point per element, drawn at its new position) measured ~0.6 G points/s
 // on an H100 whatever the shaders did (bench/scatter-probe.ts): 1.7 ms per digit and stream at 2^20.
 import radixBlockHistogram from '../glsl/radix-block-histogram.frag';
+import radixBlockOrder from '../glsl/radix-block-order.frag';
 import radixDirectory from '../glsl/radix-directory.frag';
 import radixSearch from '../glsl/radix-search.frag';
 import { gather } from './gather.js';
@@ -28,7 +30,9 @@ export const SORT_DIGIT_BITS = 2;
 export const SORT_BLOCK_LOG2 = 4;
 /**
  * For streams of at least `fromElements` texels, one directory entry per 2^shift outputs (a binary
- * search over all blocks each) from which the search pass gallops; smaller ones search all blocks.
+ * search over all blocks each) from which the search pass gallops, and each block's listing of its
+ * offsets by digit (glsl/radix-block-order.frag); smaller ones search all blocks and read the block's
+ * keys, two passes fewer per digit.
  * H100 egl, uint32 keys + values (bench/results/issue-22/sort-probe-h100-egl-*.json): 2^20 39.5 →
  * 26.3 ms, 2^22 156 → 102 with shift 3 (4: 26.8 / 105, 5: 28.4 / 111); at 2^16 the extra pass
  * cost more than it saved (4.3 → 5.1-7.1 ms). Tunable (bench/sort-probe.ts --shifts).
@@ -53,10 +57,11 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   };
   const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
   const histogramProgram = gpu.program({ name: 'radix-block-histogram.frag', fragment: radixBlockHistogram, defines: common });
+  const orderProgram = capacity >= SORT_DIRECTORY.fromElements ? gpu.program({ name: 'radix-block-order.frag', fragment: radixBlockOrder, defines: common }) : undefined;
   const directoryShift = SORT_DIRECTORY.shift;
   const useDirectory = capacity >= SORT_DIRECTORY.fromElements;
   const directoryProgram = useDirectory ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
-  const searchProgram = gpu.program({ name: 'radix-search.frag', fragment: radixSearch, defines: { ...common, DIRECTORY: useDirectory, DIRECTORY_SHIFT: directoryShift } });
+  const searchProgram = gpu.program({ name: 'radix-search.frag', fragment: radixSearch, defines: { ...common, DIRECTORY: useDirectory, BLOCK_ORDER: orderProgram !== undefined, DIRECTORY_SHIFT: directoryShift } });
   const directory = compactLayoutFor(Math.ceil(capacity / 2 ** directoryShift), maxTextureSize);
   // One entry per block, in rows of up to 2048 (the scans' groups must lie within a row).
   const blocks = compactLayoutFor(capacity >> SORT_BLOCK_LOG2, maxTextureSize);
@@ -84,13 +89,18 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
           gpu.pass(directoryProgram!, entries, { ...rankUniforms, u_directoryWidthLog2: directory.widthLog2 });
           directoryUniforms = { u_directory: entries.texture, u_directoryWidthLog2: directory.widthLog2 };
         }
+        let blockUniforms: Record<string, unknown> = { u_keys: keyView.target.texture, u_shift: shift };
+        if (orderProgram) {
+          const order = scope.target(blocks.width, blocks.height, texelFormats.rgba32ui);
+          gpu.pass(orderProgram, order, { u_keys: keyView.target.texture, u_widthLog2: widthLog2, u_blocksWidthLog2: blocks.widthLog2, u_shift: shift, ...length });
+          blockUniforms = { u_blockOrder: order.texture };
+        }
         const from = scope.target(width, height, COUNT_FORMAT);
         gpu.pass(searchProgram, from, {
           ...rankUniforms,
           ...directoryUniforms,
-          u_keys: keyView.target.texture,
+          ...blockUniforms,
           u_widthLog2: widthLog2,
-          u_shift: shift,
         });
         const indices: StreamView = { ...keys, target: from, type: 'uint32', format: COUNT_FORMAT };
         const movedKeys = scope.own(gather(gpu, keyView, indices));

@@ -347,12 +347,14 @@ function sortPasses(ctx, engine, point, counted) {
   const digits = Math.ceil((sortCase.bits ?? 32) / 2);
   const moved = point.withValues ? 2 : 1;
   const scan = rgbaScanCost(ctx, engine, point.n / 16);
-  const formula = digits * (1 + scan.glDrawCalls + 1 + moved);
+  // Streams of SORT_DIRECTORY.fromElements (2^18) and more add a directory and a block-order pass per digit.
+  const directory = point.n >= 2 ** 18 ? 2 : 0;
+  const formula = digits * (1 + scan.glDrawCalls + directory + 1 + moved);
   return {
     digits,
-    perDigit: { blockCounts: 1, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, search: 1, gathers: moved },
+    perDigit: { blockCounts: 1, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, directoryAndBlockOrder: directory, search: 1, gathers: moved },
     formula,
-    formulaText: `${digits} digits × (1 block counts + ${scan.glDrawCalls} scan draws + 1 search + ${moved} gather${moved > 1 ? 's' : ''}) = ${formula}`,
+    formulaText: `${digits} digits × (1 block counts + ${scan.glDrawCalls} scan draws + ${directory} directory/block order + 1 search + ${moved} gather${moved > 1 ? 's' : ''}) = ${formula}`,
     countedDrawCalls: counted,
     matches: formula === counted,
   };
