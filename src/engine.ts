@@ -645,9 +645,27 @@ export class Engine {
     const profile: TuningProfile = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: this.caps.renderer, measured: new Date().toISOString(), compact: { keep: {}, any: {} }, scan: {}, timings: {}, work: {} };
     const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
     /**
-     * Median ms per call of `run`: GPU time by timer query, else submit-to-done by fence. A sample is
-     * a batch of back-to-back calls (as an app makes them) long enough to be timed (~2 ms; at most
-     * 16 calls), one batch per task.
+     * Without a timer query a sample waits for a fence, polled between tasks: in a browser that wait
+     * alone takes 4-5 ms (Chromium, WebKitGTK) to 9-10 ms (Firefox) with nothing submitted
+     * (bench/tuned-sweep-browser.mjs). Measured here once and taken off every sample; otherwise a
+     * batch sized from one call plus that wait is a single call, and every path times as the wait
+     * (5-10 ms flat at 2^10-2^14, where the calls take 0.8-3 ms): the tune could not rank them.
+     */
+    let fenceFloor = 0;
+    if (!this.caps.timerQuery) {
+      const waits: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        await nextTask();
+        const start = performance.now();
+        await this.#gpuDone();
+        waits.push(performance.now() - start);
+      }
+      fenceFloor = waits.sort((a, b) => a - b)[1];
+    }
+    /**
+     * Median ms per call of `run`: GPU time by timer query, else submit-to-done by fence less the
+     * fence's own wait. A sample is a batch of back-to-back calls (as an app makes them) long enough
+     * to be timed (~2 ms of work, and at least twice the fence's wait; at most 16 calls), one batch per task.
      */
     const time = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string): Promise<number> => {
       const first = run(); // first use: fills the pool
@@ -659,7 +677,8 @@ export class Engine {
       const single = performance.now();
       run().dispose();
       await this.#gpuDone();
-      const batch = Math.max(1, Math.min(16, Math.ceil(2 / Math.max(performance.now() - single, 0.01))));
+      const one = Math.max(performance.now() - single - fenceFloor, 0.01);
+      const batch = Math.max(1, Math.min(16, Math.ceil(Math.max(2, 2 * fenceFloor) / one)));
       const times: number[] = [];
       for (let i = 0; i < repeats; i++) {
         await nextTask();
@@ -674,7 +693,7 @@ export class Engine {
           times.push(gpuMs / batch);
         } else {
           await this.#gpuDone();
-          times.push((performance.now() - start) / batch);
+          times.push(Math.max(performance.now() - start - fenceFloor, 0) / batch);
         }
       }
       times.sort((a, b) => a - b);
