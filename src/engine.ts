@@ -719,11 +719,20 @@ export class Engine {
             totals.set(path, (totals.get(path) ?? 0) + ms);
           }
         }
-        // The built-in default stays unless another path is clearly faster: at small sizes paths differ by
-        // less than the noise of one tune, and a choice that flips between tunes helps nobody.
+        // A call's density is unknown before it runs, so the choice is the path whose worst ratio to the
+        // fastest of `paths` over the tuned densities is smallest (then the least total time): on
+        // SwiftShader Jumping Jack was fastest when most elements are kept and 2-2.7x slower at 5-25 %,
+        // and the least total had picked it (bench/results/issue-20/tuned-sweep-chromium-*). The
+        // built-in default stays unless another path is clearly better: at small sizes paths differ
+        // by less than the noise of one tune, and a choice that flips between tunes helps nobody.
         const fastest = (paths: readonly string[]) => {
-          const best = paths.reduce((a, b) => (totals.get(b)! < totals.get(a)! ? b : a));
-          return totals.get('bitmask')! <= totals.get(best)! * KEEP_DEFAULT_WITHIN ? 'bitmask' : best;
+          const worstRatio = (path: string) => Math.max(...densities.map((density) => {
+            const at = profile.timings[`${key}/${density}`]!;
+            return at[path]! / Math.max(Math.min(...paths.map((other) => at[other]!)), 1e-6);
+          }));
+          const ratios = new Map(paths.map((path) => [path, worstRatio(path)]));
+          const best = paths.reduce((a, b) => (ratios.get(b)! < ratios.get(a)! || (ratios.get(b) === ratios.get(a) && totals.get(b)! < totals.get(a)!) ? b : a));
+          return ratios.get('bitmask')! <= ratios.get(best)! * KEEP_DEFAULT_WITHIN ? 'bitmask' : best;
         };
         profile.compact.keep[key] = fastest(compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path)) as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = fastest(compactCandidates.map((c) => c.path)) as TuningProfile['compact']['any'][string];
