@@ -5,7 +5,7 @@
 // totals are the next level's entries, until a level fits in one group (the top). Coming down, entry
 // i of each level is the level above's prefix of the groups before its own plus its own lane
 // (glsl/scan-lanes-down.frag): two fetches per element however large the group. A scan of 2^24
-// elements is 9 passes (5 up, 4 down), 2^20 five, and the full-size work is one pass reading n
+// elements is 9 passes (5 up, 4 down), 2^20 seven (4 up, 3 down), and the full-size work is one pass reading n
 // elements in n/32 fragments and one writing n elements with two fetches each.
 //
 // Why lanes (issue 23): the summing tree (scan/summing-tree.ts, the form for one attachment) writes
