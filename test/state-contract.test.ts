@@ -11,7 +11,8 @@
 // elements), engine.scan (recursive doubling, Blelloch or reduce-then-scan; radix, exclusive,
 // blockSize), engine.compact (Jumping Jack, Horn, auto, global Horn, the HistoPyramid, the bitmask;
 // every block scan; every concatenation engine.caps allows; values or indices; nonzero / lessEqual /
-// greaterThan), result.count(), result.read() / stream.read(), engine.finish(), engine.gpuTime(run),
+// greaterThan, or keep.flags / keep.streams / keep.textures with the app's own texture), engine.partition,
+// engine.gather, result.count(), result.read() / stream.read(), engine.finish(), engine.gpuTime(run),
 // stream / result dispose, engine.dispose(); calls use earlier calls' outputs (scans and compactions
 // of compaction outputs whose length is still on the GPU, too). Each call gets a random subset of the
 // app state items available on the platform (mostly 25 or more of them, sometimes any number), on top
@@ -62,6 +63,8 @@ interface Fixture {
   gl: Gl;
   platform: Platform;
   app: AppObjects;
+  /** The app's own R8 texture a keep snippet samples (keep.textures): texels 255, 0, 255, 255. */
+  mask: WebGLTexture;
   /** The app state items an app can leave on this platform. */
   items: AppStateItem[];
 }
@@ -74,7 +77,14 @@ function fixture(): Promise<Fixture> {
   fixturePromise ??= (async () => {
     const { gl, platform } = await context;
     resetState(gl);
-    const f: Fixture = { gl, platform, app: createAppObjects(gl), items: appStatesFor(platform) };
+    const mask = gl.createTexture()!;
+    gl.bindTexture(gl.TEXTURE_2D, mask);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8, 4, 1, 0, gl.RED, gl.UNSIGNED_BYTE, new Uint8Array(MASK));
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    resetState(gl);
+    const f: Fixture = { gl, platform, app: createAppObjects(gl), items: appStatesFor(platform), mask };
     drainErrors(gl);
     return f;
   })();
@@ -87,6 +97,7 @@ afterAll(async () => {
   for (const engine of longLived) engine.dispose();
   resetState(gl);
   deleteAppObjects(gl, app);
+  gl.deleteTexture((await fixturePromise).mask);
 });
 
 function errorName(gl: Gl, code: number): string {
@@ -158,6 +169,49 @@ function makeWords(type: ElementType, components: number, length: number, flavor
 }
 
 type Keep = 'nonzero' | { lessEqual: number } | { greaterThan: number };
+
+/** The app texture's texels (keep.textures): element i is kept where MASK[i % 4] is set. */
+const MASK = [255, 0, 255, 255];
+
+/**
+ * What a compaction or partition keeps by: the call's predicate, or one of the keep inputs an app passes
+ * (issue 21): another stream's flags (keep.flags), a snippet reading another stream (keep.streams), or a
+ * snippet sampling the app's own texture (keep.textures, bound for the call, the app's units restored).
+ */
+type KeepInput = 'predicate' | 'flags' | 'stream' | 'texture';
+
+/** The keep option for `input` and the positions it keeps, in order. */
+function keepFor(f: Fixture, model: Model, known: StreamModel[], input: StreamModel, c: { keep: Keep; keepInput: KeepInput; pick: number; dataSeed: number }): { keep: CompactOptions['keep']; kept: number[]; what: string } {
+  const n = input.length;
+  const all = Array.from({ length: n }, (_, i) => i);
+  let sameLength = known.filter((s) => s.owner === input.owner && s.length === n && s.words !== undefined && s.stream !== input.stream);
+  if ((c.keepInput === 'flags' || c.keepInput === 'stream') && !sameLength.some((s) => s.type === 'uint32' && s.components === 1)) {
+    // None of the right length yet: the call uploads one (0/1 flags) before compacting by it.
+    const words = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + c.dataSeed, 2654435761) >>> 31) & 1);
+    const stream = input.owner.engine.stream(words);
+    sameLength = [addStream(model, { owner: input.owner, stream, type: 'uint32', components: 1, length: n, words }, `0/1 flags, ${n}`)];
+  }
+  const used = (kind: string) => count(`keep by ${kind}`);
+  if (c.keepInput === 'flags') {
+    const flags = sameLength.filter((s) => s.type === 'uint32' && s.components === 1);
+    if (flags.length > 0) {
+      const other = flags[c.pick % flags.length]!;
+      used('keep.flags');
+      return { keep: { flags: other.stream as Stream<Uint32Array> }, kept: all.filter((i) => other.words![i] !== 0), what: `flags of ${other.label}` };
+    }
+  } else if (c.keepInput === 'stream' && sameLength.length > 0) {
+    const other = sameLength[c.pick % sameLength.length]!;
+    const keep = { glsl: 'return glcompactElement(other, index).x != 0u;', streams: { other: other.stream } };
+    used('keep.streams');
+    return { keep, kept: all.filter((i) => other.words![i * other.components] !== 0), what: `a snippet reading ${other.label}` };
+  } else if (c.keepInput === 'texture') {
+    const keep = { glsl: 'return texelFetch(mask, ivec2(int(index % 4u), 0), 0).r > 0.5;', textures: { mask: { texture: f.mask, type: 'float' as const } } };
+    used('keep.textures');
+    return { keep, kept: all.filter((i) => MASK[i % 4] !== 0), what: "a snippet sampling the app's texture" };
+  }
+  used('the predicate');
+  return { keep: c.keep, kept: keptPositions(input.words!, input.type, input.components, c.keep), what: JSON.stringify(c.keep) };
+}
 
 /** Input positions the predicate keeps, in order (float compares in float32; integer thresholds exactly). */
 function keptPositions(words: Words, type: ElementType, components: number, keep: Keep): number[] {
@@ -309,6 +363,7 @@ const callArbitrary = (items: AppStateItem[]) =>
     algorithm: fc.constantFrom('jumping-jack', 'horn', 'auto', 'horn-global', 'histopyramid', 'bitmask'),
     concat: fc.constantFrom('vertex-fetch', 'transform-feedback', 'auto'),
     output: fc.constantFrom<'values' | 'indices'>('values', 'indices'),
+    keepInput: fc.constantFrom<KeepInput>('predicate', 'predicate', 'flags', 'stream', 'texture'),
     keep: fc.oneof(
       fc.constant<Keep>('nonzero'),
       fc.constantFrom(-1e30, -5.5, -0.5, 0, 0.5, 3, 7.5, 1e30, 5e9).map((t): Keep => ({ lessEqual: t })),
@@ -407,8 +462,9 @@ async function runKind(f: Fixture, model: Model, c: Call, log: Log, kind: CallKi
       const algorithm = global ? 'horn' : (c.algorithm as 'jumping-jack' | 'horn' | 'auto' | 'histopyramid' | 'bitmask');
       const blocks = !global && algorithm !== 'histopyramid' && algorithm !== 'bitmask';
       const concat = !input.owner.engine.caps.transformFeedback && c.concat === 'transform-feedback' ? 'vertex-fetch' : c.concat;
+      const by = keepFor(f, model, known, input, c);
       const options: CompactOptions = applicableCompactOptions({
-        keep: c.keep,
+        keep: by.keep,
         algorithm,
         global,
         concat: blocks ? (concat as CompactOptions['concat']) : undefined,
@@ -418,7 +474,7 @@ async function runKind(f: Fixture, model: Model, c: Call, log: Log, kind: CallKi
         radix: c.radix,
       });
       const result = input.owner.engine.compact(input.stream, options);
-      const positions = keptPositions(input.words!, input.type, input.components, c.keep);
+      const positions = by.kept;
       const ordered = algorithm === 'horn' || algorithm === 'histopyramid' || algorithm === 'bitmask';
       const indices = c.output === 'indices';
       const expected = indices ? Uint32Array.from(positions) : gather(input.words!, input.components, positions);
@@ -433,15 +489,16 @@ async function runKind(f: Fixture, model: Model, c: Call, log: Log, kind: CallKi
         length: positions.length,
         words: ordered ? expected : undefined,
         multiset: ordered ? undefined : sortedTuples(expected, components),
-      }, `compact of ${input.label}: ${JSON.stringify(options)}`);
+      }, `compact of ${input.label} by ${by.what}: ${JSON.stringify({ ...options, keep: undefined })}`);
       log.push(`compact → ${s.label}`);
       return;
     }
     case 'partition': {
       const input = pickFrom(known);
-      const options = { keep: c.keep, output: c.output };
+      const by = keepFor(f, model, known, input, c);
+      const options = { keep: by.keep, output: c.output };
       const result = input.owner.engine.partition(input.stream, options);
-      const kept = keptPositions(input.words!, input.type, input.components, c.keep);
+      const kept = by.kept;
       const keptSet = new Set(kept);
       const positions = [...kept, ...Array.from({ length: input.length }, (_, i) => i).filter((i) => !keptSet.has(i))];
       const indices = c.output === 'indices';
@@ -454,7 +511,7 @@ async function runKind(f: Fixture, model: Model, c: Call, log: Log, kind: CallKi
         length: input.length,
         keptCount: kept.length,
         words: indices ? Uint32Array.from(positions) : gather(input.words!, input.components, positions),
-      }, `partition of ${input.label}: ${JSON.stringify(options)}`);
+      }, `partition of ${input.label} by ${by.what}: output ${c.output}`);
       log.push(`partition → ${s.label}`);
       return;
     }
