@@ -58,6 +58,17 @@ for (const log2n of sizes) {
     const indices = Uint32Array.from({ length: n }, (_, i) => i);
     // The CPU's stable order: by key, then by position.
     const order = Array.from(indices).sort((a, b) => keys[a] - keys[b] || a - b);
+    // The host's own sort of the keys alone, in the same process (median of 3).
+    const hostTimes: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      const copy = Uint32Array.from(keys);
+      const start = performance.now();
+      copy.sort();
+      hostTimes.push(performance.now() - start);
+    }
+    const hostMs = hostTimes.sort((a, b) => a - b)[1];
+    rows.push({ what: `Uint32Array.prototype.sort, ${bits}-bit keys alone (host)`, log2n, shift: -1, ms: hostMs });
+    console.log(`2^${log2n} Uint32Array.prototype.sort of the ${bits}-bit keys (host): ${hostMs.toFixed(2).padStart(8)} ms`);
     const keyStream = engine.stream(keys);
     const valueStream = engine.stream(indices);
     for (const shift of shifts) {
