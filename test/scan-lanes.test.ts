@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { gpuOf } from '../src/internal.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
 import type { Engine } from '../src/index.js';
-import { expectSameBits, testEngine } from './support/engine.js';
+import { expectSameBits, testContext, testEngine } from './support/engine.js';
+import { appStates, createAppObjects, deleteAppObjects, resetState, snapshotState } from './support/gl-state.js';
 import { random, referenceScan, sorted } from './support/reference.js';
 
 const forms = [1, 4, 8] as const;
@@ -139,4 +140,29 @@ it("the lanes' shaders compile where the context cannot draw them (headless-gl's
     vec4.dispose();
   }
   await engine.finish();
+});
+
+it("the lanes leave the app's texture bindings (TEXTURE_2D and TEXTURE_2D_ARRAY on every unit, samplers, the active unit) as they were", async (context) => {
+  const { gl, engine } = await testContext();
+  context.skip(engine.caps.drawBuffers < 4, 'this context writes one attachment per pass (headless-gl): the lanes, which sample texture arrays, never run');
+  const app = createAppObjects(gl);
+  const items = ['TEXTURE_2D bound on units 0–7', 'TEXTURE_2D_ARRAY, TEXTURE_3D, TEXTURE_CUBE_MAP bound on units 0–7', 'LINEAR sampler objects bound on units 0–7', 'active texture unit 5'];
+  try {
+    gpuOf(engine).drawBuffers = engine.caps.drawBuffers;
+    LANES_SHAPE.aboveTexels = 0;
+    for (const name of items) appStates.find((item) => item.name === name)!.apply(gl, app);
+    const before = snapshotState(gl);
+    const data = uints(20_000, 7, 1000);
+    const stream = engine.stream(data);
+    for (const options of [{}, { exclusive: true }, { blockSize: 256 }] as const) {
+      const scanned = engine.scan(stream, { algorithm: 'reduce-then-scan', ...options });
+      expectSameBits((await scanned.read()) as Uint32Array, referenceScan(data, options), JSON.stringify(options));
+      scanned.dispose();
+    }
+    stream.dispose();
+    expect(snapshotState(gl)).toEqual(before);
+  } finally {
+    resetState(gl);
+    deleteAppObjects(gl, app);
+  }
 });
