@@ -198,7 +198,7 @@ function drawsToLayers(gpu: Gpu, attachments: number, readPixelsRaisesError: boo
  * with INVALID_OPERATION, so only attachment 0 is ever written. Its WebGL2 context maps no WebGL
  * extension to EXT_draw_buffers either. The probe sees the layers stay empty and answers 1; the scans
  * then take their single-attachment form (scan/summing-tree.ts). bench/gpu's EGL shim fixes the call
- * on the GPU server (egl-angle-shim.c), which is how the H200 figures with 8 were measured.
+ * on the GPU server (egl-angle-shim.c), which is how issue 23's H100 figures with 8 were measured.
  */
 function probeDrawBuffers(gpu: Gpu, readPixelsRaisesError: boolean): 1 | 4 | 8 {
   const gl = gpu.gl;

@@ -32,10 +32,10 @@ export const SORT_BLOCK_LOG2 = 4;
  * For streams of at least `fromElements` texels, one directory entry per 2^shift outputs (a binary
  * search over all blocks each) from which the search pass gallops, and each block's listing of its
  * offsets by digit (glsl/radix-block-order.frag); smaller ones search all blocks and read the block's
- * keys, two passes fewer per digit.
- * H100 egl, uint32 keys + values (bench/results/issue-22/sort-probe-h100-egl-*.json): 2^20 39.5 →
- * 26.3 ms, 2^22 156 → 102 with shift 3 (4: 26.8 / 105, 5: 28.4 / 111); at 2^16 the extra pass
- * cost more than it saved (4.3 → 5.1-7.1 ms). Tunable (bench/sort-probe.ts --shifts).
+ * keys, two passes fewer per digit. H100 egl, uint32 keys + values
+ * (bench/results/issue-22/sort-probe-h100-egl-*.json): the directory alone took 2^20 from 39.5 to 26.3
+ * ms and 2^22 from 156 to 102 with shift 3 (4: 26.8 / 105, 5: 28.4 / 111), the listings then to 20.0
+ * and 77; at 2^16 the extra passes cost more than they saved. Tunable (bench/sort-probe.ts --shifts).
  */
 export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
 
@@ -57,11 +57,12 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   };
   const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
   const histogramProgram = gpu.program({ name: 'radix-block-histogram.frag', fragment: radixBlockHistogram, defines: common });
-  const orderProgram = capacity >= SORT_DIRECTORY.fromElements ? gpu.program({ name: 'radix-block-order.frag', fragment: radixBlockOrder, defines: common }) : undefined;
+  // Large streams: a directory and each block's listing (SORT_DIRECTORY), both or neither.
+  const large = capacity >= SORT_DIRECTORY.fromElements;
   const directoryShift = SORT_DIRECTORY.shift;
-  const useDirectory = capacity >= SORT_DIRECTORY.fromElements;
-  const directoryProgram = useDirectory ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
-  const searchProgram = gpu.program({ name: 'radix-search.frag', fragment: radixSearch, defines: { ...common, DIRECTORY: useDirectory, BLOCK_ORDER: orderProgram !== undefined, DIRECTORY_SHIFT: directoryShift } });
+  const orderProgram = large ? gpu.program({ name: 'radix-block-order.frag', fragment: radixBlockOrder, defines: common }) : undefined;
+  const directoryProgram = large ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
+  const searchProgram = gpu.program({ name: 'radix-search.frag', fragment: radixSearch, defines: { ...common, DIRECTORY: large, BLOCK_ORDER: large, DIRECTORY_SHIFT: directoryShift } });
   const directory = compactLayoutFor(Math.ceil(capacity / 2 ** directoryShift), maxTextureSize);
   // One entry per block, in rows of up to 2048 (the scans' groups must lie within a row).
   const blocks = compactLayoutFor(capacity >> SORT_BLOCK_LOG2, maxTextureSize);
@@ -83,23 +84,19 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
         const ranks = scope.own(blockRanks(gpu, histogramProgram, scanEntry, keyView.target.texture, { blocks, widthLog2, shift, length, maxTextureSize }));
         // Where each output comes from (a position in the current order), then the moves.
         const rankUniforms = { u_blockRanks: ranks.texture, u_blocksWidthLog2: blocks.widthLog2, u_blocks: blocks.capacity, ...length };
-        let directoryUniforms = {};
-        if (useDirectory) {
+        // Small streams: the search reads the block's keys itself.
+        let findUniforms: Record<string, unknown> = { u_keys: keyView.target.texture, u_shift: shift };
+        if (directoryProgram && orderProgram) {
           const entries = scope.target(directory.width, directory.height, COUNT_FORMAT);
-          gpu.pass(directoryProgram!, entries, { ...rankUniforms, u_directoryWidthLog2: directory.widthLog2 });
-          directoryUniforms = { u_directory: entries.texture, u_directoryWidthLog2: directory.widthLog2 };
-        }
-        let blockUniforms: Record<string, unknown> = { u_keys: keyView.target.texture, u_shift: shift };
-        if (orderProgram) {
+          gpu.pass(directoryProgram, entries, { ...rankUniforms, u_directoryWidthLog2: directory.widthLog2 });
           const order = scope.target(blocks.width, blocks.height, texelFormats.rgba32ui);
           gpu.pass(orderProgram, order, { u_keys: keyView.target.texture, u_widthLog2: widthLog2, u_blocksWidthLog2: blocks.widthLog2, u_shift: shift, ...length });
-          blockUniforms = { u_blockOrder: order.texture };
+          findUniforms = { u_directory: entries.texture, u_directoryWidthLog2: directory.widthLog2, u_blockOrder: order.texture };
         }
         const from = scope.target(width, height, COUNT_FORMAT);
         gpu.pass(searchProgram, from, {
           ...rankUniforms,
-          ...directoryUniforms,
-          ...blockUniforms,
+          ...findUniforms,
           u_widthLog2: widthLog2,
         });
         const indices: StreamView = { ...keys, target: from, type: 'uint32', format: COUNT_FORMAT };
