@@ -17,6 +17,7 @@ import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
 import { texelFormats } from '../src/texel-format.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
+import { copyPassShader, perCall as timePerCall } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -47,27 +48,8 @@ const drawBuffers = engine.caps.drawBuffers;
 const renderer = headlessRenderer(gl);
 console.log(`renderer: ${renderer}; draw buffers: ${drawBuffers}; batches of ${batch}, median of ${repeats}; texture pool 1 GiB`);
 
-/** Per call: `batch` calls back to back, then engine.finish(); the median over `repeats` batches. */
-async function perCall(run: () => void): Promise<number> {
-  run();
-  await engine.finish();
-  const times: number[] = [];
-  for (let r = 0; r < repeats; r++) {
-    const start = performance.now();
-    for (let k = 0; k < batch; k++) run();
-    await engine.finish();
-    times.push((performance.now() - start) / batch);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
 
-const copyPass = `#version 300 es
-precision highp float;
-precision highp usampler2D;
-uniform usampler2D u_source;
-out uvec4 outValue;
-void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
 // 32 elements per fragment into 8 layers (4 per RGBA32UI texel), read as 32 R32UI texels of a row.
 const wideWrite = `#version 300 es
 precision highp float;
@@ -124,7 +106,7 @@ for (const log2n of sizes) {
 
   // Yardsticks.
   const copyTarget = gpu.target(stream.layout.width, stream.layout.height);
-  const copy = gpu.program({ name: 'copy', fragment: copyPass });
+  const copy = gpu.program({ name: 'copy', fragment: copyPassShader });
   report({ what: 'copy pass, R32UI, 1 element per fragment', log2n, ms: await perCall(() => gpu.pass(copy, copyTarget, { u_source: stream.texture })) });
   copyTarget.free();
   if (drawBuffers === 8) {

@@ -7,12 +7,7 @@ import { createEngine, type Engine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf, texelFormats } from '../src/internal.js';
 import { BITMASK_SHAPE } from '../src/compact/bitmask.js';
-const copyPass = `#version 300 es
-precision highp float;
-precision highp usampler2D;
-uniform usampler2D u_source;
-out uvec4 outValue;
-void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
+import { copyPassShader as copyPass } from './probe-timing.js';
 const writeOnlyPass = `#version 300 es
 precision highp float;
 out uvec4 outValue;

@@ -12,6 +12,7 @@ import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
 import { SORT_DIRECTORY } from '../src/sort.js';
+import { perCall as timePerCall } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -33,19 +34,7 @@ const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
 const renderer = headlessRenderer(gl);
 console.log(`renderer: ${renderer}; batches of ${batch}, median of ${repeats}`);
 
-async function perCall(run: () => void): Promise<number> {
-  run();
-  await engine.finish();
-  const times: number[] = [];
-  for (let r = 0; r < repeats; r++) {
-    const start = performance.now();
-    for (let k = 0; k < batch; k++) run();
-    await engine.finish();
-    times.push((performance.now() - start) / batch);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
 
 const rows: Array<{ what: string; log2n: number; shift: number; ms: number }> = [];
 const profile: Record<string, number> = {};
