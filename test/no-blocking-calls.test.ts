@@ -16,6 +16,9 @@
 // readPixels by necessity, so only the browser project watches reads.
 import { describe, expect, it } from 'vitest';
 import { createEngine, type CompactOptions, type Engine, type ScanOptions } from '../src/index.js';
+import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
+import { SORT_DIRECTORY } from '../src/sort.js';
+import type { Stream } from '../src/index.js';
 import { testGl } from './support/phone-profile.js';
 
 const blocking = [
@@ -151,6 +154,39 @@ async function everyPath(engine: Engine, w: Watch, asyncReads: boolean, length: 
   stream.dispose();
 }
 
+/**
+ * The scan's lanes (where the context writes 4+ attachments) and the sort's directory and block
+ * listings (issues 22, 23), forced at these small sizes. A round of their own: with everyPath's they
+ * would pass the program cache's 64 (src/resources.ts) and relink every round.
+ */
+async function largeStreamPaths(engine: Engine, w: Watch, asyncReads: boolean, length: number): Promise<void> {
+  const data = Uint32Array.from({ length }, (_, i) => (i * 2654435761) % 7);
+  const armed = w.armed;
+  const stream = engine.stream(data);
+  const values = engine.stream(Uint32Array.from(data, (_, i) => i));
+  const defaults = { lanes: { ...LANES_SHAPE }, sort: { ...SORT_DIRECTORY } };
+  Object.assign(LANES_SHAPE, { aboveTexels: 0 });
+  Object.assign(SORT_DIRECTORY, { fromElements: 0 });
+  let sums: Stream<Uint32Array>;
+  let sorted: ReturnType<Engine['sort']>;
+  try {
+    sums = engine.scan(stream, { algorithm: 'reduce-then-scan', exclusive: true });
+    sorted = engine.sort(stream, { values, bits: 4 });
+  } finally {
+    Object.assign(LANES_SHAPE, defaults.lanes);
+    Object.assign(SORT_DIRECTORY, defaults.sort);
+  }
+  w.armed = armed && asyncReads;
+  let running = 0;
+  expect(Array.from(await sums.read())).toEqual(Array.from(data, (v) => ((running += v), running - v)));
+  expect(Array.from(await sorted.keys.read())).toEqual(Array.from(data).sort((a, b) => a - b));
+  w.armed = armed;
+  sums.dispose();
+  sorted.dispose();
+  values.dispose();
+  stream.dispose();
+}
+
 function referenceCount(data: Uint32Array, keep: CompactOptions['keep']): number {
   if (keep === 'nonzero') return data.filter((v) => v !== 0).length;
   if ('greaterThan' in keep) return data.filter((v) => v > keep.greaterThan).length;
@@ -187,6 +223,23 @@ describe('no blocking GL calls in steady state', () => {
       }
     });
   }
+
+  it('the lanes and the sort directory make none either once they have run (forced at small sizes)', async () => {
+    const { gl, asyncReads, destroy } = await freshContext();
+    const w = watch(gl);
+    const engine = createEngine(gl);
+    try {
+      for (const length of [1000, 5000]) await largeStreamPaths(engine, w, asyncReads, length);
+      w.armed = true;
+      for (const length of [1000, 5000, 1001]) await largeStreamPaths(engine, w, asyncReads, length);
+      w.armed = false;
+      expect(Object.fromEntries(w.seen), `blocking calls in steady state (${w.calls} GL calls watched; draw buffers ${engine.caps.drawBuffers})`).toEqual({});
+    } finally {
+      w.armed = false;
+      engine.dispose();
+      destroy();
+    }
+  });
 
   it('GL calls per steady-state call stay within 12 + 8 per pass (no app state to undo; printed per call)', async () => {
     const { gl, destroy } = await freshContext();
