@@ -1,22 +1,23 @@
-// engine.sort()'s search (issue 22): per call times of the radix sort at each size with each
-// directory spacing (SORT_DIRECTORY.shift: one binary search per 2^shift outputs, a gallop from it
-// for the others), uint32 keys with a uint32 index payload and 16-bit keys (`bits: 16`) with the same,
+// engine.sort() (issue 22): per call times of the radix sort at each size with each digit width
+// (SORT_RADIX.digitBits) and directory spacing (SORT_DIRECTORY.shift: one binary search per 2^shift
+// outputs, a gallop from it for the others), uint32 keys with a uint32 index payload and 16-bit keys (`bits: 16`) with the same,
 // as splat viewers sort; each result checked against the CPU's stable sort once. With --profile, each
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
-//          [--sizes 16,20,22] [--shifts 3,4,5] [--repeats 5] [--batch 3] [--profile] [--out DIR]
+//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--repeats 5] [--batch 3] [--profile] [--out DIR]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
-import { SORT_DIRECTORY } from '../src/sort.js';
+import { SORT_DIRECTORY, SORT_RADIX } from '../src/sort.js';
 import { perCall as timePerCall } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   options: {
     sizes: { type: 'string', default: '16,20,22' },
+    'digit-bits': { type: 'string', default: '4' },
     shifts: { type: 'string', default: '3,4,5' },
     repeats: { type: 'string', default: '5' },
     batch: { type: 'string', default: '3' },
@@ -26,6 +27,8 @@ const { values: options } = parseArgs({
 });
 const sizes = options.sizes.split(',').map(Number);
 const shifts = options.shifts.split(',').map(Number);
+const digitWidths = options['digit-bits'].split(',').map(Number);
+for (const bits of digitWidths) if (bits !== 2 && bits !== 4) throw new Error(`--digit-bits: 2 or 4; got ${bits}`);
 const repeats = Number(options.repeats);
 const batch = Number(options.batch);
 
@@ -36,7 +39,7 @@ console.log(`renderer: ${renderer}; batches of ${batch}, median of ${repeats}`);
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
 
-const rows: Array<{ what: string; log2n: number; shift: number; ms: number }> = [];
+const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; ms: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
   const n = 2 ** log2n;
@@ -60,7 +63,8 @@ for (const log2n of sizes) {
     console.log(`2^${log2n} Uint32Array.prototype.sort of the ${bits}-bit keys (host): ${hostMs.toFixed(2).padStart(8)} ms`);
     const keyStream = engine.stream(keys);
     const valueStream = engine.stream(indices);
-    for (const shift of shifts) {
+    for (const [digitBits, shift] of digitWidths.flatMap((d) => shifts.map((s) => [d, s] as const))) {
+      SORT_RADIX.digitBits = digitBits as 2 | 4;
       SORT_DIRECTORY.shift = shift;
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
@@ -69,13 +73,13 @@ for (const log2n of sizes) {
       for (let i = 0; i < n; i++) if (gotValues[i] !== order[i]) wrong.push(i);
       if (wrong.length > 0) {
         const show = wrong.slice(0, 6).map((i) => `position ${i}: element ${gotValues[i]} (key ${keys[gotValues[i]]?.toString(16)}), the CPU says ${order[i]} (key ${keys[order[i]].toString(16)})`);
-        throw new Error(`sort 2^${log2n} ${bits}-bit keys, shift ${shift}: ${wrong.length} of ${n} positions wrong; ${show.join('; ')}`);
+        throw new Error(`sort 2^${log2n} ${bits}-bit keys, ${digitBits}-bit digits, shift ${shift}: ${wrong.length} of ${n} positions wrong; ${show.join('; ')}`);
       }
       once.dispose();
       const what = `sort ${bits}-bit keys + uint32 values`;
       const ms = await perCall(() => engine.sort(keyStream, sortOptions).dispose());
-      rows.push({ what, log2n, shift, ms });
-      console.log(`2^${log2n} ${what.padEnd(34)} directory every 2^${shift}: ${ms.toFixed(2).padStart(8)} ms`);
+      rows.push({ what, log2n, shift, digitBits, ms });
+      console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, directory every 2^${shift}: ${ms.toFixed(2).padStart(8)} ms`);
       if (options.profile && log2n === Math.max(...sizes) && bits === 32) {
         const gpu = gpuOf(engine);
         gpu.profile = new Map();
@@ -87,8 +91,8 @@ for (const log2n of sizes) {
         }
         gpu.profile = undefined;
         for (const [name, ms] of totals) {
-          profile[`2^${log2n} shift ${shift} ${name}`] = ms;
-          console.log(`  profile 2^${log2n} shift ${shift} ${name.padEnd(48)} ${ms.toFixed(2)} ms (all digits)`);
+          profile[`2^${log2n} ${digitBits}-bit digits shift ${shift} ${name}`] = ms;
+          console.log(`  profile 2^${log2n} ${digitBits}-bit shift ${shift} ${name.padEnd(40)} ${ms.toFixed(2)} ms (all digits)`);
         }
       }
     }

@@ -1,37 +1,44 @@
-// Radix sort, per digit (src/sort.ts): where output position p's element is. The buckets of digits
-// 0..3 follow each other (their totals sit at the last block of the scan of the blocks' counts), so
-// p's digit and its rank within that digit's bucket follow from the totals; the block holding the
-// element is the first whose inclusive count of the digit exceeds the rank.
-uniform usampler2D u_blockRanks;  // inclusive scan of radix-block-histogram.frag's counts
-uniform int u_blocksWidthLog2;
-uniform int u_blocks;             // entries in u_blockRanks (the last holds the totals)
+// Radix sort, per digit (src/sort.ts): where output position p's element is, from the scan of the
+// blocks' counts (radix-block-counts.frag). The buckets of digits 0, 1, ... follow each other among
+// the outputs; the scan's last block of each quad holds the running totals, so p's digit, its rank
+// within the digit's bucket and the digit's offset in the scan (the totals of the quads before) come
+// from QUADS fetches. The block holding the element is the first whose running count of the digit
+// exceeds rank + offset.
+uniform usampler2D u_ranks;      // inclusive scan of the counts, quad after quad
+uniform int u_ranksWidthLog2;
+uniform int u_blocks;            // blocks per quad in u_ranks
 
-uvec4 ranksOf(uint block) { return texelFetch(u_blockRanks, texelOf(block, uint(u_blocksWidthLog2)), 0); }
-
-// Output position p's digit (its bucket): the buckets of digits 0..3 follow each other.
-int digitOf(uint p, uvec4 totals) {
-  uint end = totals.x;
-  if (p < end) return 0;
-  end += totals.y;
-  if (p < end) return 1;
-  end += totals.z;
-  return p < end ? 2 : 3;
+uint runningCount(int digit, uint block) {
+  return texelFetch(u_ranks, texelOf(uint(digit >> 2) * uint(u_blocks) + block, uint(u_ranksWidthLog2)), 0)[digit & 3];
 }
 
-// Where the bucket of `digit` starts among the outputs.
-uint bucketStart(int digit, uvec4 totals) {
+struct Place {
+  int digit;
+  uint target;   // rank within the digit's bucket + the digit's offset in u_ranks
+  uint offset;   // the running count of the digit before the first block
+};
+
+// p < the keys' length.
+Place placeOf(uint p) {
   uint start = 0u;
-  if (digit > 0) start += totals.x;
-  if (digit > 1) start += totals.y;
-  if (digit > 2) start += totals.z;
-  return start;
+  uvec4 before = uvec4(0u);
+  for (int quad = 0; quad < QUADS; ++quad) {
+    uvec4 end = texelFetch(u_ranks, texelOf(uint(quad + 1) * uint(u_blocks) - 1u, uint(u_ranksWidthLog2)), 0);
+    uvec4 totals = end - before;
+    for (int c = 0; c < 4; ++c) {
+      if (p < start + totals[c]) return Place(4 * quad + c, p - start + before[c], before[c]);
+      start += totals[c];
+    }
+    before = end;
+  }
+  return Place(BUCKETS - 1, 0u, 0u);   // not reached
 }
 
-// The first block in low .. high whose inclusive count of `digit` exceeds `rank` (binary search).
-uint blockHolding(int digit, uint rank, uint low, uint high) {
+// The first block in low .. high whose running count of the digit exceeds `target` (binary search).
+uint blockHolding(Place place, uint low, uint high) {
   while (low < high) {
     uint middle = (low + high) >> 1;
-    if (ranksOf(middle)[digit] > rank) high = middle; else low = middle + 1u;
+    if (runningCount(place.digit, middle) > place.target) high = middle; else low = middle + 1u;
   }
   return low;
 }

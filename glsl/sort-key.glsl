@@ -14,5 +14,3 @@ uint sortKey(uint bits) {
   return key;
 }
 
-// Which of the 4 buckets of the digit at bit u_shift the key falls in.
-uint sortDigit(uint bits, int shift) { return (sortKey(bits) >> uint(shift)) & 3u; }

@@ -5,7 +5,7 @@ import type { Gpu } from './gpu.js';
 import type { Program } from './programs.js';
 import { probeTransformFeedback } from './probe-transform-feedback.js';
 import probeDrawBuffersFragment from '../glsl/probe-draw-buffers.frag';
-import { texelFormats } from './texel-format.js';
+import { renderedFormats, texelFormats } from './texel-format.js';
 
 /**
  * What a context can do (`engine.caps`), found by running tiny GL tests when the engine is created,
@@ -215,7 +215,7 @@ function probeDrawBuffers(gpu: Gpu, readPixelsRaisesError: boolean): 1 | 4 | 8 {
  */
 function probeRenderTargets(gpu: Gpu): void {
   const gl = gpu.gl;
-  for (const format of Object.values(texelFormats)) {
+  for (const format of renderedFormats) {
     const target = gpu.target(1, 1, format);
     try {
       gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);

@@ -461,9 +461,10 @@ export class Engine {
    * Sorts `keys` (a stream of uint32, int32 or float32 scalars) on the GPU, stably: equal keys keep
    * their input order, also when `descending`. Floats sort as `Float32Array.prototype.sort` does
    * (-0 before +0, NaN last). `values` (any stream of the same length) move with their keys. An LSD
-   * radix sort over 2-bit digits on exact integer textures: per digit a flags pass, one scan of
-   * 4-component counts and a scatter (one point per element) for the keys and one for the values; 16
-   * digits for 32-bit keys, `bits / 2` with `bits`. Lengths on the GPU work too.
+   * radix sort over 4-bit digits on exact integer textures: per digit a bit-mask pass, a counts
+   * pass, one scan of the counts, a directory pass (large streams) and a move pass that gathers each
+   * output's (key, position) pair; then a gather of the keys and one of the values. 8 digits for
+   * 32-bit keys, `bits / 4` rounded up with `bits`. Lengths on the GPU work too.
    * @throws Error if `keys` has 4 components, `values` is another length, `bits` is given for keys
    * that are not uint32, or a stream is disposed or belongs to another engine.
    * @example

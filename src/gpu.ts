@@ -8,7 +8,7 @@ import { ProgramCache, type Program, type ProgramRequest } from './programs.js';
 import { RenderTarget } from './render-target.js';
 import { ResourceTracker, type ResourceKind } from './resources.js';
 import { emptyStats, type PassStats } from './stats.js';
-import { COUNT_FORMAT, type TexelFormat } from './texel-format.js';
+import { COUNT_FORMAT, type TargetFormat } from './texel-format.js';
 import { TexturePool } from './texture-pool.js';
 
 export type Uniforms = Record<string, unknown>;
@@ -105,7 +105,7 @@ export class Gpu {
    * A render target from the pool (contents undefined: the caller's pass writes every texel); with
    * `layers` > 1 a layered one (render-target.ts), at most `drawBuffers` layers.
    */
-  target(width: number, height: number, format: TexelFormat = COUNT_FORMAT, layers = 1): RenderTarget {
+  target(width: number, height: number, format: TargetFormat = COUNT_FORMAT, layers = 1): RenderTarget {
     return this.pool.take(width, height, format, layers);
   }
 
@@ -301,7 +301,7 @@ export class Scope {
   constructor(readonly gpu: Gpu) {}
 
   /** A pool target freed at the end of the scope unless kept. */
-  target(width: number, height: number, format?: TexelFormat, layers?: number): RenderTarget {
+  target(width: number, height: number, format?: TargetFormat, layers?: number): RenderTarget {
     return this.own(this.gpu.target(width, height, format, layers));
   }
 

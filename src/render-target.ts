@@ -3,7 +3,7 @@
 // attachments 0, 1, ..., so one fragment writes one texel in each layer (the scans' lanes,
 // scan/reduce-then-scan.ts: one draw moves 4 elements per layer and fragment).
 import type { ResourceTracker } from './resources.js';
-import type { TexelFormat } from './texel-format.js';
+import type { TargetFormat } from './texel-format.js';
 
 /** Where a freed target goes: back to the engine's pool (see texture-pool.ts), or destroyed. */
 export interface TargetRecycler {
@@ -27,7 +27,7 @@ export class RenderTarget {
     readonly width: number,
     /** Rows of the texture itself. */
     readonly allocatedHeight: number,
-    readonly format: TexelFormat,
+    readonly format: TargetFormat,
     /** 1: a TEXTURE_2D; more: a TEXTURE_2D_ARRAY of that many layers, each a colour attachment. */
     readonly layers: number = 1,
     private readonly recycler?: TargetRecycler,

@@ -6,19 +6,23 @@
 // GL enums, so the descriptors need no context (values from the WebGL2 specification).
 const GL = {
   R32UI: 0x8236,
+  RG32UI: 0x823c,
   RGBA32UI: 0x8d70,
   R32F: 0x822e,
+  RG32F: 0x8230,
   RGBA32F: 0x8814,
   RED: 0x1903,
+  RG: 0x8227,
   RGBA: 0x1908,
   RED_INTEGER: 0x8d94,
+  RG_INTEGER: 0x8228,
   RGBA_INTEGER: 0x8d99,
 } as const;
 
-export interface TexelFormat {
-  readonly name: 'r32ui' | 'rgba32ui';
-  /** Components per element (what a user's stream calls `components`). */
-  readonly components: 1 | 4;
+/** A format the engine renders into: the streams' formats and its own (PAIR_FORMAT). */
+export interface TargetFormat {
+  readonly name: 'r32ui' | 'rg32ui' | 'rgba32ui';
+  readonly components: 1 | 2 | 4;
   /** Elements stored per texel. */
   readonly elementsPerTexel: 1;
   readonly bytesPerTexel: number;
@@ -29,6 +33,14 @@ export interface TexelFormat {
   readonly floatInternalFormat: number;
   readonly floatUploadFormat: number;
   /** Defines the passes that read this format need (keep-flags.frag). */
+  readonly defines: { COMPONENTS: 1 | 2 | 4 };
+}
+
+/** A stream's format. */
+export interface TexelFormat extends TargetFormat {
+  readonly name: 'r32ui' | 'rgba32ui';
+  /** Components per element (what a user's stream calls `components`). */
+  readonly components: 1 | 4;
   readonly defines: { COMPONENTS: 1 | 4 };
 }
 
@@ -51,6 +63,20 @@ export type TexelFormatName = keyof typeof texelFormats;
 
 /** Counts, flags, prefix sums and offsets: one uint32 per texel. */
 export const COUNT_FORMAT: TexelFormat = texelFormats.r32ui;
+
+/**
+ * Two uint32 per texel, inside the engine only (no stream has 2 components): the sort's pairs of
+ * (sort key, input position), moved together by one pass per digit (src/sort.ts).
+ */
+export const PAIR_FORMAT: TargetFormat = {
+  name: 'rg32ui', components: 2, elementsPerTexel: 1, bytesPerTexel: 8,
+  internalFormat: GL.RG32UI, uploadFormat: GL.RG_INTEGER,
+  floatInternalFormat: GL.RG32F, floatUploadFormat: GL.RG,
+  defines: { COMPONENTS: 2 },
+};
+
+/** Every format the engine renders into; createEngine checks each is complete (capabilities.ts). */
+export const renderedFormats: readonly TargetFormat[] = [...Object.values(texelFormats), PAIR_FORMAT];
 
 /** The components a stream may have, from the formats above. */
 export const streamComponents = Object.values(texelFormats).map((format) => format.components);

@@ -4,7 +4,7 @@
 // texels of its target, so a recycled target's old contents never show.
 import type { ResourceTracker } from './resources.js';
 import { RenderTarget, type TargetRecycler } from './render-target.js';
-import type { TexelFormat } from './texel-format.js';
+import type { TargetFormat } from './texel-format.js';
 
 export class TexturePool implements TargetRecycler {
   private readonly idle = new Map<string, RenderTarget[]>();
@@ -28,7 +28,7 @@ export class TexturePool implements TargetRecycler {
    * A target of `width` × `height` texels in use; its texture's height is `heightClass(height)`, or
    * the texture limit where the class would pass it (a limit that is not a power of two).
    */
-  take(width: number, height: number, format: TexelFormat, layers = 1): RenderTarget {
+  take(width: number, height: number, format: TargetFormat, layers = 1): RenderTarget {
     if (width > this.maxTextureSize || height > this.maxTextureSize) {
       // Layouts keep every side within the limit (layout.ts); this only catches a driver that did not.
       throw new Error(`internal: a ${width}×${height} texture exceeds the engine's texture limit ${this.maxTextureSize}`);
@@ -75,7 +75,7 @@ export class TexturePool implements TargetRecycler {
   }
 }
 
-function key(width: number, height: number, format: TexelFormat, layers: number): string {
+function key(width: number, height: number, format: TargetFormat, layers: number): string {
   return `${width}x${height}x${layers}:${format.name}`;
 }
 

@@ -155,9 +155,8 @@ async function everyPath(engine: Engine, w: Watch, asyncReads: boolean, length: 
 }
 
 /**
- * The scan's lanes (where the context writes 4+ attachments) and the sort's directory and block
- * listings (issues 22, 23), forced at these small sizes. A round of their own: with everyPath's they
- * would pass the program cache's 64 (src/resources.ts) and relink every round.
+ * The scan's lanes (where the context writes 4+ attachments) and the sort's directory (issues 22,
+ * 23), forced at these small sizes, in a round of their own.
  */
 async function largeStreamPaths(engine: Engine, w: Watch, asyncReads: boolean, length: number): Promise<void> {
   const data = Uint32Array.from({ length }, (_, i) => (i * 2654435761) % 7);

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamData } from '../src/index.js';
-import { SORT_DIRECTORY } from '../src/sort.js';
+import { SORT_DIRECTORY, SORT_RADIX } from '../src/sort.js';
 import { expectSameBits, testEngine } from './support/engine.js';
 
 type Kind = 'float32' | 'uint32' | 'int32';
@@ -113,14 +113,19 @@ describe('engine.sort(keys, { values, descending })', () => {
 
 // The directory (src/sort.ts SORT_DIRECTORY): streams of 2^18 elements and more find each output's
 // block by a gallop from an entry per 2^shift outputs. Forced here at small sizes, where digit
-// changes inside a group of outputs, runs of one digit over many blocks and row ends are many.
+// changes inside a group of outputs, runs of one digit over many blocks and row ends are many; with
+// both digit widths (SORT_RADIX: 4 bits by default, 2 tunable).
 describe('engine.sort with the directory (forced at every size)', () => {
-  const defaults = { ...SORT_DIRECTORY };
-  afterEach(() => Object.assign(SORT_DIRECTORY, defaults));
+  const defaults = { directory: { ...SORT_DIRECTORY }, radix: { ...SORT_RADIX } };
+  afterEach(() => {
+    Object.assign(SORT_DIRECTORY, defaults.directory);
+    Object.assign(SORT_RADIX, defaults.radix);
+  });
 
-  it.each([1, 3, 5])('directory every 2^%i outputs: uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async (shift) => {
+  it.each([[1, 4], [3, 4], [5, 4], [3, 2]] as const)('directory every 2^%i outputs, %i-bit digits: uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async (shift, digitBits) => {
     const engine = await testEngine();
     Object.assign(SORT_DIRECTORY, { shift, fromElements: 0 });
+    Object.assign(SORT_RADIX, { digitBits });
     for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
       for (const [n, distinct] of [[33, 3], [2049, 2], [3 * 2048 + 5, 4000]] as const) {
         const keys = randomKeys(kind, n, n + shift + kind.length, distinct);
@@ -142,5 +147,35 @@ describe('engine.sort with the directory (forced at every size)', () => {
     expectSameBits(await sorted.keys.read(), Int32Array.from(Array.from(source).filter((v) => v <= -1).sort((a, b) => a - b)));
     for (const r of [sorted, negative]) r.dispose();
     stream.dispose();
+  });
+});
+
+// 2-bit digits (SORT_RADIX.digitBits = 2, tunable) without the directory: the small-stream search.
+describe('engine.sort with 2-bit digits', () => {
+  const defaults = { ...SORT_RADIX };
+  afterEach(() => Object.assign(SORT_RADIX, defaults));
+
+  it('uint32 and float32 keys (the keys moved as values too), ascending and descending; 16-bit keys', async () => {
+    const engine = await testEngine();
+    Object.assign(SORT_RADIX, { digitBits: 2 });
+    for (const kind of ['uint32', 'float32'] as Kind[]) {
+      for (const n of [1, 65, 3 * 2048 + 5]) {
+        const keys = randomKeys(kind, n, n * 7 + kind.length, Math.max(2, n >> 2));
+        const keyStream = engine.stream(keys);
+        for (const descending of [false, true]) {
+          const sorted = engine.sort(keyStream, { values: keyStream, descending });
+          const order = stableOrder(keys, descending);
+          expectSameBits(new Uint32Array((await sorted.values!.read()).buffer), Uint32Array.from(order, (i) => new Uint32Array(keys.buffer)[i]!), `${kind} n=${n}`);
+          sorted.dispose();
+        }
+        keyStream.dispose();
+      }
+    }
+    const depth = Uint32Array.from({ length: 5000 }, (_, i) => Math.imul(i, 2654435761) >>> 16);
+    const depthStream = engine.stream(depth);
+    const sorted = engine.sort(depthStream, { bits: 16, descending: true });
+    expectSameBits(await sorted.keys.read(), Uint32Array.from(stableOrder(depth, true), (i) => depth[i]!));
+    sorted.dispose();
+    depthStream.dispose();
   });
 });

@@ -1,0 +1,69 @@
+#version 300 es
+// Radix sort, per digit (src/sort.ts): output position p fetches the element that moves there (a
+// gather: one point drawn per element to scatter it instead runs at ~0.6 G points/s on an H100,
+// bench/scatter-probe.ts). p's digit and rank come from the scanned counts (radix-rank.glsl); the
+// block holding its element from the directory (radix-directory.frag: the block of the first position
+// of p's group of 2^DIRECTORY_SHIFT) where that position has p's digit, by a gallop (blocks b, b+1,
+// b+3, ...) and a search of the last stride; otherwise (no directory, or the digit changes inside the
+// group) by a binary search over all blocks. The block's mask of the digit (radix-digit-masks.frag)
+// then gives the element: its set bit of the right rank. Elements of one digit keep their order
+// (stable). Writes the pair (sort key, input position); the last digit only the input position
+// (LAST_DIGIT), from which the keys and values are gathered. Positions past the length write 0.
+precision highp float;
+precision highp int;
+precision highp usampler2D;
+
+#include "texel-index.glsl"
+#include "stream-length.glsl"
+#include "bit-count.glsl"
+#include "radix-element.glsl"
+#include "radix-rank.glsl"
+
+uniform usampler2D u_masks;
+uniform int u_masksWidthLog2;
+#ifdef DIRECTORY
+uniform usampler2D u_directory;
+uniform int u_directoryWidthLog2;
+#endif
+out uvec4 outValue;
+
+void main() {
+  uint p = indexOf(ivec2(gl_FragCoord.xy), uint(u_widthLog2));
+  if (p >= streamLength()) { outValue = uvec4(0u); return; }
+  Place place = placeOf(p);
+  uint last = uint(u_blocks) - 1u;
+  uint block;
+#ifdef DIRECTORY
+  uint groupStart = (p >> DIRECTORY_SHIFT) << DIRECTORY_SHIFT;
+  if (placeOf(groupStart).digit == place.digit) {
+    uint low = texelFetch(u_directory, texelOf(p >> DIRECTORY_SHIFT, uint(u_directoryWidthLog2)), 0).r;
+    uint stride = 1u;
+    uint high = low;
+    // The fetch stays out of the loop's condition: with it there, the H100 (ANGLE on the driver's
+    // OpenGL ES) returned wrong blocks that llvmpipe did not (docs/adding-an-algorithm.md).
+    uint count = runningCount(place.digit, high);
+    while (count <= place.target && high < last) {
+      low = high + 1u;
+      high = min(high + stride, last);
+      stride <<= 1;
+      count = runningCount(place.digit, high);
+    }
+    block = blockHolding(place, low, high);
+  } else {
+    block = blockHolding(place, 0u, last);
+  }
+#else
+  block = blockHolding(place, 0u, last);
+#endif
+  uint local = place.target - (block == 0u ? place.offset : runningCount(place.digit, block - 1u));
+  uvec4 masks = texelFetch(u_masks, texelOf((block << PAIRS_LOG2) + uint(place.digit >> 1), uint(u_masksWidthLog2)), 0);
+  uvec2 mask = (place.digit & 1) == 0 ? masks.xy : masks.zw;
+  uint lowCount = bitCount32(mask.x);
+  uint bit = local < lowCount ? selectBit(mask.x, local) : 32u + selectBit(mask.y, local - lowCount);
+  uvec2 element = elementAt((block << 6) + bit);
+#ifdef LAST_DIGIT
+  outValue = uvec4(element.y);
+#else
+  outValue = uvec4(element, 0u, 0u);
+#endif
+}
