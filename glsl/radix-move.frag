@@ -34,8 +34,9 @@ void main() {
   uint last = uint(u_blocks) - 1u;
   uint block;
 #ifdef DIRECTORY
+  // The group's first position has p's digit if it lies in p's bucket (which starts at p - rank).
   uint groupStart = (p >> DIRECTORY_SHIFT) << DIRECTORY_SHIFT;
-  if (placeOf(groupStart).digit == place.digit) {
+  if (groupStart + (place.target - place.offset) >= p) {
     uint low = texelFetch(u_directory, texelOf(p >> DIRECTORY_SHIFT, uint(u_directoryWidthLog2)), 0).r;
     uint stride = 1u;
     uint high = low;

@@ -461,7 +461,7 @@ export class Engine {
    * Sorts `keys` (a stream of uint32, int32 or float32 scalars) on the GPU, stably: equal keys keep
    * their input order, also when `descending`. Floats sort as `Float32Array.prototype.sort` does
    * (-0 before +0, NaN last). `values` (any stream of the same length) move with their keys. An LSD
-   * radix sort over 4-bit digits on exact integer textures: per digit a bit-mask pass, a counts
+   * radix sort over 4-bit digits on exact integer textures: per digit a packing pass, a bit-mask pass, a counts
    * pass, one scan of the counts, a directory pass (large streams) and a move pass that gathers each
    * output's (key, position) pair; then a gather of the keys and one of the values. 8 digits for
    * 32-bit keys, `bits / 4` rounded up with `bits`. Lengths on the GPU work too.

@@ -1,7 +1,8 @@
 // engine.sort(): a stable LSD radix sort on exact integer textures. The elements travel as pairs
 // (sort key, input position) in an RG32UI texture; per digit of SORT_RADIX.digitBits bits, from the
-// lowest: each block of 64 elements notes which of its elements have each digit (bit masks,
-// glsl/radix-digit-masks.frag), the masks' bit counts (glsl/radix-block-counts.frag) are scanned
+// lowest: the digits are packed 32 (or 64) to a texel (glsl/radix-digits.frag), each block of 64
+// elements notes which of its elements have each digit (bit masks, glsl/radix-digit-masks.frag), the
+// masks' bit counts (glsl/radix-block-counts.frag) are scanned
 // once for all digits, a directory notes the block of every 2^SORT_DIRECTORY.shift-th output
 // (glsl/radix-directory.frag: a binary search over the blocks each), and every output position
 // finds the element that moves there (glsl/radix-move.frag: a gallop from its directory entry to the
@@ -13,6 +14,7 @@
 // against 0.09 ms for a full-screen copy pass of the same elements.
 import radixBlockCounts from '../glsl/radix-block-counts.frag';
 import radixDigitMasks from '../glsl/radix-digit-masks.frag';
+import radixDigits from '../glsl/radix-digits.frag';
 import radixDirectory from '../glsl/radix-directory.frag';
 import radixMove from '../glsl/radix-move.frag';
 import { gather } from './gather.js';
@@ -61,16 +63,21 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
     BUCKETS: 2 ** digitBits,
     PAIRS_LOG2: pairsLog2,
     QUADS: quads,
+    DIGIT_BITS: digitBits,
+    PER_UINT: 32 / digitBits,
   };
   const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
   const blockCount = Math.ceil(capacity / 2 ** BLOCK_LOG2);
   const masks = compactLayoutFor(blockCount << pairsLog2, maxTextureSize);
+  // The digits packed 128 / digitBits to a texel: a block of 64 in digitBits / 2 texels.
+  const packed = compactLayoutFor((blockCount * digitBits) / 2, maxTextureSize);
   // One count texel per block and quad, the quads one after another (rows of up to 2048: the scans'
   // groups must lie within a row).
   const counts = compactLayoutFor(blockCount * quads, maxTextureSize);
   const scanEntry = scanAlgorithms[defaultScan(undefined, counts.width * counts.height, gpu.drawBuffers)] as ScanAlgorithmEntry;
   const directory = compactLayoutFor(Math.ceil(capacity / 2 ** directoryShift), maxTextureSize);
   const countsProgram = gpu.program({ name: 'radix-block-counts.frag', fragment: radixBlockCounts, defines: common });
+  const masksProgram = gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: common });
   const directoryProgram = large ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
   const digits = Math.ceil(plan.bits / digitBits);
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
@@ -80,12 +87,14 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
     for (let digit = 0; digit < digits; digit++) {
       const shift = digit * digitBits;
       const stage = { ...common, FIRST_DIGIT: digit === 0, LAST_DIGIT: digit === digits - 1 };
-      const masksProgram = gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: stage });
+      const digitsProgram = gpu.program({ name: 'radix-digits.frag', fragment: radixDigits, defines: stage });
       const moveProgram = gpu.program({ name: 'radix-move.frag', fragment: radixMove, defines: { ...stage, DIRECTORY: large, DIRECTORY_SHIFT: directoryShift } });
       const elements = { u_elements: (current ?? keys.target).texture, u_widthLog2: widthLog2, u_shift: shift, ...length };
       const next = gpu.scope((scope) => {
+        const packedDigits = scope.target(packed.width, packed.height, texelFormats.rgba32ui);
+        gpu.pass(digitsProgram, packedDigits, { ...elements, u_digitsWidthLog2: packed.widthLog2 });
         const digitMasks = scope.target(masks.width, masks.height, texelFormats.rgba32ui);
-        gpu.pass(masksProgram, digitMasks, { ...elements, u_masksWidthLog2: masks.widthLog2 });
+        gpu.pass(masksProgram, digitMasks, { u_digits: packedDigits.texture, u_digitsWidthLog2: packed.widthLog2, u_masksWidthLog2: masks.widthLog2, ...length });
         const masksUniforms = { u_masks: digitMasks.texture, u_masksWidthLog2: masks.widthLog2 };
         const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, blockCount, masksUniforms, length, maxTextureSize }));
         const rankUniforms = { u_ranks: ranks.texture, u_ranksWidthLog2: counts.widthLog2, u_blocks: blockCount, ...length };
