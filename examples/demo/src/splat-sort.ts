@@ -7,8 +7,8 @@
 //      uint32, or float32 with ?keys=float): the point's view depth, as a 16-bit key
 //      floor((depth − lo) · scale) (default) or as the float32 depth itself (exact in both: see
 //      shared/splat-scene.ts);
-//   2. sorted = engine.sort(keys, { values: indices, descending: true, bits: 16 }) (16-bit keys: 8
-//      radix digits; float keys: all 32 bits, 16 digits): the point indices, farthest first;
+//   2. sorted = engine.sort(keys, { values: indices, descending: true, bits: 16 }) (16-bit keys: 4
+//      radix digits of 4 bits; float keys: all 32 bits, 8 digits): the point indices, farthest first;
 //   3. one draw of n gl.POINTS: the vertex shader fetches the point's index from
 //      sorted.values.texture at gl_VertexID (streamGlsl's glcompactElement), then its position and
 //      colour; the fragment shader fades a gaussian disc, premultiplied, blended ONE,
@@ -527,7 +527,7 @@ for (const m of modes) element(`mode-${m}`).addEventListener('click', () => setM
 element('compare').addEventListener('click', compare);
 element('renderer').textContent = `renderer: ${engine.caps.renderer}`;
 element('points').textContent = n.toLocaleString('en-US');
-element('key-kind').textContent = keyKind === 'u16' ? '16-bit keys (8 radix digits)' : 'float32 depths (16 radix digits)';
+element('key-kind').textContent = keyKind === 'u16' ? '16-bit keys (4 radix digits)' : 'float32 depths (8 radix digits)';
 
 setMode(startMode);
 if (params.get('compare') === '1') compare();
