@@ -1,14 +1,14 @@
 // engine.sort(): a stable LSD radix sort on exact integer textures. The elements travel as pairs
-// (sort key, input position) in an RG32UI texture; per digit of SORT_RADIX.digitBits bits, from the
-// lowest: the digits are packed 32 (or 64) to a texel (glsl/radix-digits.frag), each block of 64
-// elements notes which of its elements have each digit (bit masks, glsl/radix-digit-masks.frag), the
-// masks' bit counts (glsl/radix-block-counts.frag) are scanned
-// once for all digits, a directory notes the block of every 2^SORT_DIRECTORY.shift-th output
-// (glsl/radix-directory.frag: a binary search over the blocks each), and every output position
-// finds the element that moves there (glsl/radix-move.frag: a gallop from its directory entry to the
-// block, then the set bit of the right rank in the block's mask) and fetches its pair. The last digit
-// writes only the input positions; two gathers then move the keys and the values. No float mipmaps,
-// no blending: counts are uint32 scans.
+// (sort key, input position) in an RG32UI texture. Per digit of SORT_RADIX.digitBits bits, from the
+// lowest: the digits are packed 32 (or 64) to a texel (glsl/radix-digits.frag); each block of 64
+// elements notes which of its elements have each digit, as bit masks (glsl/radix-digit-masks.frag);
+// the masks' bit counts (glsl/radix-block-counts.frag) get one scan for all digits; a directory
+// notes the block of every 2^SORT_DIRECTORY.shift-th output (glsl/radix-directory.frag: a binary
+// search over the blocks each); and every output position finds the element that moves there
+// (glsl/radix-move.frag: a gallop from its directory entry to the block, then the set bit of the
+// right rank in the block's mask) and fetches its pair. The last digit writes only the input
+// positions; two gathers then move the keys and the values. No float mipmaps, no blending: counts
+// are uint32 scans.
 // Scattering instead (one point per element, drawn at its new position) measured ~0.6 G points/s on
 // an H100, vertex work alone ~1.7 G vertices/s (bench/scatter-probe.ts): 1.7 ms per digit at 2^20,
 // against 0.09 ms for a full-screen copy pass of the same elements.
@@ -28,11 +28,12 @@ import { COUNT_FORMAT, PAIR_FORMAT, texelFormats } from './texel-format.js';
 
 /**
  * Bits per digit (2 or 4): 2^digitBits buckets, a digit pass per digitBits bits of key. 4 halves the
- * digit passes of 2 for a scan of 4 times the counts and masks of 4 times the bits per block.
- * Tunable (bench/sort-probe.ts --digit-bits).
+ * digit passes of 2 for a scan of 4 times the counts and 4 times the masks per block; on an H100
+ * 4 bits sorted 2^20 / 2^24 uint32 keys with values in 9.8 / 147 ms against 12.6–16.6 / 192–212
+ * (docs/performance.md, issue 22). Tunable (bench/sort-probe.ts --digit-bits).
  */
 export const SORT_RADIX: { digitBits: 2 | 4 } = { digitBits: 4 };
-/** Elements per block (log2): two 32-bit mask words per digit. */
+/** Elements per block (log2): two 32-bit mask words per digit (the shaders' `<< 6`). */
 const BLOCK_LOG2 = 6;
 /**
  * For streams of at least `fromElements` texels, one directory entry per 2^shift outputs (a binary

@@ -336,25 +336,26 @@ function gpuTrial(ctx, point) {
 }
 
 /**
- * engine.sort's passes (src/sort.ts): per 2-bit digit one pass counting the digits of each block of
- * 16 elements, one 4-component scan of those n/16 counts, one search pass (where each output comes
- * from) and a gather per moved stream (keys, values). The scan's passes come from engine.scan of a
- * 4-component uint32 stream of n/16 elements (the same default algorithm); `formula` is compared
- * with the draws counted.
+ * engine.sort's passes (src/sort.ts): per 4-bit digit one pass packing the digits, one making each
+ * block's digit masks, one counting them, one 4-component scan of the counts (n/64 blocks × 4 quads =
+ * n/16 texels), from 2^18 elements a directory pass, and one move pass; then a gather per moved stream
+ * (keys, values). The scan's passes come from engine.scan of a 4-component uint32 stream of n/16
+ * elements (the same default algorithm); `formula` is compared with the draws counted.
  */
 function sortPasses(ctx, engine, point, counted) {
   const sortCase = SORT_CASES[point.sortCase];
-  const digits = Math.ceil((sortCase.bits ?? 32) / 2);
+  const digits = Math.ceil((sortCase.bits ?? 32) / 4);
   const moved = point.withValues ? 2 : 1;
   const scan = rgbaScanCost(ctx, engine, point.n / 16);
-  // Streams of SORT_DIRECTORY.fromElements (2^18) and more add a directory and a block-order pass per digit.
-  const directory = point.n >= 2 ** 18 ? 2 : 0;
-  const formula = digits * (1 + scan.glDrawCalls + directory + 1 + moved);
+  // Streams of SORT_DIRECTORY.fromElements (2^18) and more add a directory pass per digit.
+  const directory = point.n >= 2 ** 18 ? 1 : 0;
+  const formula = digits * (3 + scan.glDrawCalls + directory + 1) + moved;
   return {
     digits,
-    perDigit: { blockCounts: 1, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, directoryAndBlockOrder: directory, search: 1, gathers: moved },
+    perDigit: { packMasksCounts: 3, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, directory, move: 1 },
+    gathers: moved,
     formula,
-    formulaText: `${digits} digits × (1 block counts + ${scan.glDrawCalls} scan draws + ${directory} directory/block order + 1 search + ${moved} gather${moved > 1 ? 's' : ''}) = ${formula}`,
+    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws + ${directory} directory + 1 move) + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
     countedDrawCalls: counted,
     matches: formula === counted,
   };
