@@ -117,7 +117,10 @@ describe('no stall after an app\'s heavy frame (browser)', () => {
         const blockingWait = await blockingRead(sameTask);
         const when = sameTask ? 'in the same task as the app\'s draws' : 'in the next animation frame';
         console.log(`[no-stall] ${testPlatform()}, compact() of ${n} elements ${when}, main thread: ${afterLight.toFixed(2)} ms after light frames, ${afterHeavy.toFixed(2)} ms after heavy frames; a one-pixel synchronous read at that moment waits ${blockingWait.toFixed(1)} ms`);
-        expect(afterHeavy).toBeLessThanOrEqual(Math.max(3 * afterLight, 1));
+        // A floor of 5 ms: Chromium's clock steps by 0.1 ms and, on a busy 2-core host, the median of
+        // three calls read 1.8-2.5 ms after heavy frames in 1 of 3 runs (0.3-0.7 otherwise); waiting
+        // for the app's draws costs ~1,000 ms here (the read below), so 5 ms still tells them apart.
+        expect(afterHeavy).toBeLessThanOrEqual(Math.max(3 * afterLight, 5));
         // The setting is heavy enough for the test to mean something: waiting for the GPU costs far
         // more. Not so in WebKitGTK's next frame: the page's process has finished drawing the frame
         // before the next requestAnimationFrame (measured: the read waits 2-31 ms there, ~1,000 ms in
