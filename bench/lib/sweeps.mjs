@@ -141,7 +141,7 @@ const PRIMITIVES = [
 
 SWEEPS.family = {
   title: 'Sort family: engine.sort, unique, runLengthEncode, reduce, segmented scan, partition vs the host',
-  describe: (c) => `n = 2^${Math.log2(c.sizes[0])}..2^${Math.log2(c.sizes.at(-1))}; engine.sort (LSD radix, 2-bit digits) of random uint32 keys (with uint32 index values and alone), ` +
+  describe: (c) => `n = 2^${Math.log2(c.sizes[0])}..2^${Math.log2(c.sizes.at(-1))}; engine.sort (LSD radix, 4-bit digits) of random uint32 keys (with uint32 index values and alone), ` +
     '16-bit depth keys with index values (bits: 16) and signed float32 keys with index values, against a JS stable LSD counting sort (8-bit digits, with values) and TypedArray.prototype.sort on a copy (keys only); ' +
     'unique and runLengthEncode (runs of 1..16), reduce sum/min/max (uint32), scan with segments (heads 1/256), partition (50 % kept) against plain JS loops; GPU: call + await engine.finish()' +
     (c.gpuSortRepeats ? `; the GPU sorts: median of ${c.gpuSortRepeats} runs` : ''),
