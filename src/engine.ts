@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
-import { compactCandidates, ENGINE_VERSION, nearest, optionsForPath, parseProfile, scanCandidates, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
+import { compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, scanCandidates, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -39,6 +39,9 @@ import { describe, oneOf, optionsObject } from './validate.js';
  * bitmask at 2^11 by turns, 1.2× apart in an independent sweep (bench/results/issue-20/).
  */
 const KEEP_DEFAULT_WITHIN = 1.1;
+
+/** auto leaves the size class's choice at a known density only for a path faster by more than this (the target ratio). */
+const SWITCH_AT_DENSITY = 1.15;
 
 /** What a scan cost and which path it took (`engine.lastScanStats`). */
 export interface ScanStats extends PassStats {
@@ -91,6 +94,13 @@ export class Engine {
   #profile: TuningProfile | undefined;
   /** The profile's answer per table and stream capacity, looked up once (calls come every frame). */
   readonly #tunedFor = new Map<string, unknown>();
+  /**
+   * The kept fraction last counted (a result's count() or read() resolved) per input stream and per
+   * size class: with a profile, `auto` may take another path at that density (tuning.ts
+   * choiceAtDensity). Only what the app reads anyway: no read is added for it.
+   */
+  readonly #densitySeen = new WeakMap<Stream, number>();
+  readonly #densitySeenBySize = new Map<number, number>();
   readonly #canvas: EventTarget | undefined;
   readonly #onContextLost = () => {
     this.#contextLost = true;
@@ -224,7 +234,7 @@ export class Engine {
   compact(stream: Stream, options: CompactOptions): CompactResult {
     this.#assertAlive('compact()');
     this.#assertOwnStream('engine.compact(stream)', stream);
-    const tuned = this.#profile ? (order: 'keep' | 'any') => this.#tuned(order, stream.layout.capacity) : undefined;
+    const tuned = this.#profile ? (order: 'keep' | 'any') => this.#tunedCompaction(order, stream) : undefined;
     const plan = parseCompactOptions(options, stream.type, stream.layout.width, this.caps.transformFeedback, tuned);
     this.#assertKeepInputs('engine.compact()', plan.keep, stream);
     const keep = keepFunction(plan.keep, stream.type);
@@ -264,7 +274,13 @@ export class Engine {
       radix: scans && plan.scan === 'recursive-doubling' ? plan.radix : undefined,
       output: plan.outputIndices ? 'indices' : 'values',
     };
-    return new CompactResult(output, compactStats);
+    // When the app reads the count, the density of this stream (and size class) is known for the next auto.
+    const sourceLength = viewOf(stream).length;
+    const onCount = sourceLength ? (count: number) => {
+      this.#densitySeen.set(stream, count / sourceLength);
+      this.#densitySeenBySize.set(sizeClass(stream.layout.capacity), count / sourceLength);
+    } : undefined;
+    return new CompactResult(output, compactStats, undefined, onCount);
   }
 
   /**
@@ -618,7 +634,12 @@ export class Engine {
    * Measures every compaction path and scan on this context, at `options.sizes` and (compactions)
    * `options.densities`, and from then on 'auto' and the default whole-stream scan take the fastest for
    * the nearest measured size: among the order-keeping paths by default, among all with
-   * `order: 'any'`. Before (or without) tuning they take the built-in defaults. It waits for the GPU
+   * `order: 'any'`. A compaction's density is unknown before it runs, so 'auto' takes the path with the
+   * smallest worst ratio over the tuned densities until the app reads a count (`result.count()` or
+   * `read()`) of the same stream or size class; from then on, where that path was more than 1.15×
+   * slower than another at the tuned density nearest the last one counted, it takes the faster one
+   * (no read is added for this). Before (or without) tuning they
+   * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one call per
    * task, so an app's frames go on meanwhile; headless-gl waits with gl.finish(). Results never change
    * (every path is exact); order changes only where `order: 'any'` allows it.
@@ -769,6 +790,17 @@ export class Engine {
   }
 
   /** The tuned path for a stream of `capacity` texels: the nearest measured size class of the table. */
+  /**
+   * auto's compaction with a profile: the size class's choice, or where the density last counted for
+   * this stream (or its size class) makes that choice clearly slow (by more than SWITCH_AT_DENSITY in
+   * the profile's timings), the fastest path there (tuning.ts choiceAtDensity).
+   */
+  #tunedCompaction(order: 'keep' | 'any', stream: Stream): CompactStats['algorithm'] | undefined {
+    const density = this.#densitySeen.get(stream) ?? this.#densitySeenBySize.get(sizeClass(stream.layout.capacity));
+    const atDensity = density === undefined ? undefined : choiceAtDensity(this.#profile!, order, stream.layout.capacity, density, SWITCH_AT_DENSITY);
+    return atDensity ?? this.#tuned(order, stream.layout.capacity);
+  }
+
   #tuned(table: 'keep' | 'any', capacity: number): CompactStats['algorithm'] | undefined;
   #tuned(table: 'scan', capacity: number): ScanAlgorithm | undefined;
   #tuned(table: 'keep' | 'any' | 'scan', capacity: number): unknown {

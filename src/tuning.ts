@@ -30,8 +30,11 @@ export interface TuningProfile {
   /** When it was measured (ISO 8601). */
   measured: string;
   /**
-   * The fastest compaction per size class (log2 of the stream's texel capacity) for each order
-   * contract, over the densities tuned (least total time).
+   * The compaction per size class (log2 of the stream's texel capacity) for each order contract
+   * while the density of the call is unknown: the path whose worst ratio to the fastest over the
+   * tuned densities is smallest. Once a count of the same stream (or of that size class) has been
+   * read, `auto` takes another path where `timings` at the nearest tuned density say this one is
+   * more than 1.15× slower (choiceAtDensity).
    */
   compact: {
     /** For `order: 'keep'` (the default): among the order-keeping paths. */
@@ -89,15 +92,49 @@ export function sizeClass(capacity: number): number {
   return Math.round(Math.log2(Math.max(1, capacity)));
 }
 
-/** The entry of the nearest measured size class (ties: the larger), or undefined for an empty table. */
-export function nearest<T>(table: Record<string, T>, capacity: number): T | undefined {
+/** The key of the nearest measured size class (ties: the larger), or undefined for an empty table. */
+export function nearestKey(table: Record<string, unknown>, capacity: number): string | undefined {
   const want = sizeClass(capacity);
   let best: number | undefined;
   for (const key of Object.keys(table)) {
     const k = Number(key);
     if (best === undefined || Math.abs(k - want) < Math.abs(best - want) || (Math.abs(k - want) === Math.abs(best - want) && k > best)) best = k;
   }
-  return best === undefined ? undefined : table[String(best)];
+  return best === undefined ? undefined : String(best);
+}
+
+/** The entry of the nearest measured size class (ties: the larger), or undefined for an empty table. */
+export function nearest<T>(table: Record<string, T>, capacity: number): T | undefined {
+  const key = nearestKey(table, capacity);
+  return key === undefined ? undefined : table[key];
+}
+
+/**
+ * The size class's choice (`profile.compact[order]`) unless, at the tuned density nearest `density`
+ * (a kept fraction), the profile timed another path (order-keeping for `'keep'`, any for `'any'`)
+ * faster by more than `stayWithin`: then that path. Switching only on a clear loss keeps the choice
+ * made over all densities (robust to one noisy timing) where it is good enough; on SwiftShader the
+ * bitmask is 1.5–1.7× slower than Jumping Jack when 75–95 % of 2^18 are kept and 2–2.7× faster at
+ * 5–25 % (bench/results/issue-20/tuned-sweep-chromium-*). Undefined where the profile has no timings
+ * there (a hand-made one).
+ */
+export function choiceAtDensity(profile: TuningProfile, order: 'keep' | 'any', capacity: number, density: number, stayWithin: number): CompactionAlgorithm | undefined {
+  const key = nearestKey(profile.compact[order], capacity);
+  if (key === undefined) return undefined;
+  let nearestDensity: number | undefined;
+  for (const point of Object.keys(profile.timings)) {
+    const [size, at] = point.split('/');
+    const d = Number(at);
+    if (size !== key || !Number.isFinite(d)) continue;
+    if (nearestDensity === undefined || Math.abs(d - density) < Math.abs(nearestDensity - density)) nearestDensity = d;
+  }
+  if (nearestDensity === undefined) return undefined;
+  const timings = profile.timings[`${key}/${nearestDensity}`]!;
+  const paths = compactCandidates.filter((c) => (order === 'any' || c.keepsOrder) && typeof timings[c.path] === 'number').map((c) => c.path);
+  if (paths.length === 0) return undefined;
+  const best = paths.reduce((a, b) => (timings[b]! < timings[a]! ? b : a));
+  const chosen = profile.compact[order][key]!;
+  return typeof timings[chosen] === 'number' && timings[chosen]! <= timings[best]! * stayWithin ? chosen : best;
 }
 
 /** Checks a profile given to engine.useProfile(); returns it typed, or throws saying what is wrong. */

@@ -31,12 +31,13 @@ describe('engine.tune()', () => {
       const want = Array.from(data).filter((v) => v > 3);
       const stream = engine.stream(data);
       const key = String(Math.round(Math.log2(stream.layout.capacity)));
+      // Both before any count is read (a count read makes auto choose by density: the next test).
       const kept = engine.compact(stream, { keep: { greaterThan: 3 } });
+      const any = engine.compact(stream, { keep: { greaterThan: 3 }, order: 'any' });
       expect(kept.stats.algorithm).toBe(profile.compact.keep[key]);
       expect(kept.stats.order).toBe('keep');
-      expect(Array.from(await kept.read())).toEqual(want);
-      const any = engine.compact(stream, { keep: { greaterThan: 3 }, order: 'any' });
       expect(any.stats.algorithm).toBe(profile.compact.any[key]);
+      expect(Array.from(await kept.read())).toEqual(want);
       expect(Array.from(await any.read()).sort((a, b) => a - b)).toEqual([...want].sort((a, b) => a - b));
       const sums = engine.scan(stream);
       expect(engine.lastScanStats!.algorithm).toBe(profile.scan[key]);
@@ -53,6 +54,68 @@ describe('engine.tune()', () => {
     engine.trim();
     expect(engine.resources.textures).toBe(before.textures);
     expect(engine.resources.buffers).toBe(before.buffers);
+    engine.dispose();
+  });
+
+  it('auto takes the path fastest at the density last counted for the stream (or its size class), from the count or read the app does', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const data = Uint32Array.from({ length: 1000 }, (_, i) => i % 10);
+    const stream = engine.stream(data);
+    const key = String(Math.round(Math.log2(stream.layout.capacity)));
+    // A hand-made profile: the bitmask fastest when 10 % are kept, the HistoPyramid (order kept) and
+    // Jumping Jack (any order) when 90 % are; at 50 % the HistoPyramid ahead by less than 1.15 (no switch).
+    const profile: TuningProfile = {
+      format: 'glcompact-profile', version: ENGINE_VERSION, renderer: engine.caps.renderer, measured: new Date().toISOString(),
+      compact: { keep: { [key]: 'bitmask' }, any: { [key]: 'bitmask' } }, scan: { [key]: 'reduce-then-scan' },
+      timings: {
+        [`${key}/0.1`]: { bitmask: 1, horn: 2, 'horn-global': 3, histopyramid: 2, 'jumping-jack': 5, hybrid: 5 },
+        [`${key}/0.5`]: { bitmask: 1.1, horn: 2, 'horn-global': 3, histopyramid: 1, 'jumping-jack': 1.05, hybrid: 2 },
+        [`${key}/0.9`]: { bitmask: 5, horn: 6, 'horn-global': 7, histopyramid: 3, 'jumping-jack': 1, hybrid: 4 },
+      },
+      work: {},
+    };
+    engine.useProfile(profile);
+    const most = { greaterThan: 0 };   // 90 % kept
+    const few = { greaterThan: 8 };    // 10 % kept
+    const check = async (keep: { greaterThan: number }, order: 'keep' | 'any', path: string) => {
+      const result = engine.compact(stream, { keep, order });
+      expect(result.stats.algorithm, `${order} at ${JSON.stringify(keep)}`).toBe(path);
+      const want = Array.from(data).filter((v) => v > keep.greaterThan);
+      const got = Array.from(await result.read());
+      expect(order === 'keep' ? got : got.sort((a, b) => a - b)).toEqual(order === 'keep' ? want : want.sort((a, b) => a - b));
+      result.dispose();
+    };
+    // No count read yet: the size class's choice. Its read() tells the engine 90 %.
+    await check(most, 'any', 'bitmask');
+    await check(most, 'any', 'jumping-jack');
+    await check(most, 'keep', 'histopyramid');
+    // The density is the last one counted: this call still runs as at 90 %, and its read says 10 %.
+    await check(few, 'any', 'jumping-jack');
+    await check(few, 'any', 'bitmask');
+    // At 50 % the size class's choice stays: the others are faster by less than 1.15.
+    const half = { greaterThan: 4 };
+    await check(half, 'keep', 'bitmask');
+    await check(half, 'keep', 'bitmask');
+    await check(half, 'any', 'bitmask');
+    // count() teaches the same as read().
+    const counted = engine.compact(stream, { keep: most, order: 'any' });
+    expect(await counted.count()).toBe(900);
+    counted.dispose();
+    await check(most, 'keep', 'histopyramid');
+    // Another stream of the size class takes the class's last density; a stream whose length is on the
+    // GPU (a compaction's output) teaches nothing and still works.
+    const other = engine.stream(Uint32Array.from(data));
+    const fromOther = engine.compact(other, { keep: most, order: 'any' });
+    expect(fromOther.stats.algorithm).toBe('jumping-jack');
+    const chained = engine.compact(fromOther.stream, { keep: few, order: 'any' });
+    expect(await chained.count()).toBe(100);
+    // Without a profile, the built-in default whatever was counted.
+    engine.useProfile(null);
+    const plain = engine.compact(stream, { keep: most, order: 'any' });
+    expect(plain.stats.algorithm).toBe('bitmask');
+    for (const r of [fromOther, chained, plain]) r.dispose();
+    for (const s of [stream, other]) s.dispose();
     engine.dispose();
   });
 

@@ -43,12 +43,15 @@ export class CompactResult<T extends StreamData = StreamData> {
   /** A partition's kept count (its stream holds every element): how to read it, and its texture; undefined for a compaction. */
   readonly #keptCount: { read: () => Promise<number>; texture: WebGLTexture } | undefined;
   #knownCount: number | undefined;
+  /** Told the count once the CPU has it (engine.compact(): the density auto learns from). */
+  readonly #onCount: ((count: number) => void) | undefined;
 
   /** @internal Made by `engine.compact()` and `engine.partition()` (with the kept count apart). */
-  constructor(stream: Stream<T>, stats: CompactStats, keptCount?: { read: () => Promise<number>; texture: WebGLTexture }) {
+  constructor(stream: Stream<T>, stats: CompactStats, keptCount?: { read: () => Promise<number>; texture: WebGLTexture }, onCount?: (count: number) => void) {
     this.stream = stream;
     this.stats = stats;
     this.#keptCount = keptCount;
+    this.#onCount = onCount;
   }
 
   /**
@@ -58,7 +61,11 @@ export class CompactResult<T extends StreamData = StreamData> {
    */
   async count(): Promise<number> {
     this.#assertAlive('count()');
-    if (this.#keptCount === undefined) return this.stream.readLength();
+    if (this.#keptCount === undefined) {
+      const count = await this.stream.readLength();
+      this.#onCount?.(count);
+      return count;
+    }
     this.#knownCount ??= await this.#keptCount.read();
     return this.#knownCount;
   }
@@ -82,7 +89,9 @@ export class CompactResult<T extends StreamData = StreamData> {
    */
   async read(): Promise<T> {
     this.#assertAlive('read()');
-    return this.stream.read();
+    const values = await this.stream.read();
+    if (this.#onCount && disposedReason(this.stream) === undefined) this.#onCount(this.stream.length);
+    return values;
   }
 
   #assertAlive(what: string): void {
