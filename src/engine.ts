@@ -675,15 +675,27 @@ export class Engine {
      */
     let fenceFloor = 0;
     if (!this.caps.timerQuery) {
-      const waits: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        await nextTask();
-        const start = performance.now();
+      // Measured after a call of almost no work, not after none: WebKitGTK signals a fence with nothing
+      // before it at the first check (0 ms) but one behind any call only a poll later (5-7 ms), and a
+      // floor of 0 had left its samples at one call each, timed as that poll (profile.sampling).
+      const tiny = this.stream(new Uint32Array(1));
+      try {
+        this.scan(tiny).dispose(); // first use: compiles
         await this.#gpuDone();
-        waits.push(performance.now() - start);
+        const waits: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          await nextTask();
+          const start = performance.now();
+          this.scan(tiny).dispose();
+          await this.#gpuDone();
+          waits.push(performance.now() - start);
+        }
+        fenceFloor = waits.sort((a, b) => a - b)[1]!;
+      } finally {
+        tiny.dispose();
       }
-      fenceFloor = waits.sort((a, b) => a - b)[1];
     }
+    profile.sampling = { timer: this.caps.timerQuery ? 'query' : 'fence', fenceFloorMs: fenceFloor, batches: {} };
     /**
      * Median ms per call of `run`: GPU time by timer query, else submit-to-done by fence less the
      * fence's own wait. A sample is a batch of back-to-back calls (as an app makes them) long enough
@@ -701,6 +713,7 @@ export class Engine {
       await this.#gpuDone();
       const one = Math.max(performance.now() - single - fenceFloor, 0.01);
       const batch = Math.max(1, Math.min(16, Math.ceil(Math.max(2, 2 * fenceFloor) / one)));
+      (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one };
       const times: number[] = [];
       for (let i = 0; i < repeats; i++) {
         await nextTask();

@@ -51,6 +51,12 @@ export interface TuningProfile {
    * path: the inputs of a cost model where measuring is too costly (bench/tune-probe.ts fits one).
    */
   work: Record<string, Record<string, PathWork>>;
+  /**
+   * How the timings were taken, for the record: where the context has no timer query, the fence's own
+   * wait taken off every sample (ms), and per point and path the calls per sample and one call's
+   * submit-to-done time (ms) that sized it.
+   */
+  sampling?: { timer: 'query' | 'fence'; fenceFloorMs: number; batches: Record<string, Record<string, { calls: number; oneCallMs: number }>> };
 }
 
 /** Options of `engine.tune()`; every one may be left out. */
