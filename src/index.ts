@@ -28,7 +28,7 @@ export type { ConcatMode } from './compact/concatenate.js';
 export type { KeepOption, KeepTexture, KeepUniforms } from './compact/keep-function.js';
 export type { ScanAlgorithm } from './scan/algorithms.js';
 export { PROGRAM_CACHE_SIZE } from './resources.js';
-export type { PathWork, TuneOptions, TuningProfile } from './tuning.js';
+export type { PathWork, TuneBatch, TuneOptions, TuneSampling, TuningProfile } from './tuning.js';
 export type { Capabilities } from './capabilities.js';
 export type { ResourceCounts } from './resources.js';
 export type { PassStats } from './stats.js';

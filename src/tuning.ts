@@ -56,7 +56,25 @@ export interface TuningProfile {
    * wait taken off every sample (ms), and per point and path the calls per sample and one call's
    * submit-to-done time (ms) that sized it.
    */
-  sampling?: { timer: 'query' | 'fence'; fenceFloorMs: number; batches: Record<string, Record<string, { calls: number; oneCallMs: number }>> };
+  sampling?: TuneSampling;
+}
+
+/** How `engine.tune()` took its timings (`TuningProfile.sampling`). */
+export interface TuneSampling {
+  /** 'query': GPU time from a timer query; 'fence': submit-to-done, waited for by a fence polled between tasks. */
+  timer: 'query' | 'fence';
+  /** The fence's own wait (ms), measured behind a call of almost no work and taken off every sample; 0 with a timer query. */
+  fenceFloorMs: number;
+  /** Per point (size class / density, or size class / scan) and path: how its samples were sized. */
+  batches: Record<string, Record<string, TuneBatch>>;
+}
+
+/** How the samples of one point and path were sized (`TuneSampling.batches`). */
+export interface TuneBatch {
+  /** Calls per sample (back to back, one sample per task). */
+  calls: number;
+  /** One call's submit-to-done time less the fence floor (ms): what sized the sample. */
+  oneCallMs: number;
 }
 
 /** Options of `engine.tune()`; every one may be left out. */
