@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { build, preview } from 'vite';
-import { browserEngines, launchBrowser } from '../scripts/browsers.mjs';
+import { launchBrowser } from '../scripts/browsers.mjs';
 import { chromiumArgs } from '../scripts/chromium.mjs';
 import { autoCheck, densityCrossover } from './lib/analyze.mjs';
+import { exitOnHelpOrUnknownBrowser } from './lib/bench-page.mjs';
 import { chartSpec, renderSvg } from './lib/charts.mjs';
 import { formatJson, rendererShort, rendererSlug } from './lib/format.mjs';
 import { summarize } from './lib/stats.mjs';
@@ -37,14 +38,7 @@ const { values } = parseArgs({ options: {
   help: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
   n: { type: 'string' }, repeats: { type: 'string' }, out: { type: 'string', default: 'bench/results' },
 } });
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-if (!browserEngines.includes(values.browser)) {
-  console.error(`--browser must be one of ${browserEngines.join(', ')}; got '${values.browser}'\n\n${USAGE}`);
-  process.exit(2);
-}
+exitOnHelpOrUnknownBrowser(values, USAGE);
 const engineName = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' }[values.browser];
 const n = Number(values.n ?? (values.quick ? 2 ** 14 : 2 ** 20));
 const repeats = Number(values.repeats ?? (values.quick ? 3 : 5));

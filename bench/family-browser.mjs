@@ -5,16 +5,13 @@
 // scripts/browsers.mjs and writes <out>/family-<engine>-<renderer-slug>-<date>.json in the CLI's
 // format (bench/README.md "The family sweep") plus its SVG chart, and prints the CLI's tables. A GPU
 // result that differs from the CPU fails the run (exit 1).
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { build, preview } from 'vite';
-import { browserEngines, launchBrowser } from '../scripts/browsers.mjs';
-import { glslVitePlugin } from '../scripts/glsl-loader.mjs';
-import { consoleCapture } from '../examples/vite.config.mjs';
 import { familyRatios } from './lib/analyze.mjs';
+import { exitOnHelpOrUnknownBrowser, openBenchPage } from './lib/bench-page.mjs';
 import { chartSpec, renderSvg } from './lib/charts.mjs';
 import { formatJson, rendererShort, rendererSlug } from './lib/format.mjs';
 import { summaryText } from './lib/summary.mjs';
@@ -27,60 +24,42 @@ const { values } = parseArgs({ options: {
   help: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
   sizes: { type: 'string', default: '16,18,20' }, repeats: { type: 'string', default: '5' }, out: { type: 'string', default: 'bench/results/issue-22' },
 } });
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-if (!browserEngines.includes(values.browser)) {
-  console.error(`--browser must be one of ${browserEngines.join(', ')}; got '${values.browser}'\n\n${USAGE}`);
-  process.exit(2);
-}
+exitOnHelpOrUnknownBrowser(values, USAGE);
 const sizes = values.sizes.split(',').map(Number);
 if (!sizes.every((e) => Number.isInteger(e) && e >= 10 && e <= 24) || !(Number(values.repeats) >= 3)) {
   console.error(`--sizes must be log2 sizes from 10 to 24 and --repeats at least 3\n\n${USAGE}`);
   process.exit(2);
 }
 
-const root = new URL('./family-page/', import.meta.url).pathname;
-const pageConfig = {
-  configFile: false, root, base: './', logLevel: 'error',
-  plugins: [glslVitePlugin(), consoleCapture()],
-  resolve: { alias: [{ find: /^glcompact$/, replacement: new URL('../src/index.ts', import.meta.url).pathname }] },
-};
-const outDir = join(tmpdir(), `glcompact-family-page-${process.pid}`);
-console.error('building bench/family-page…');
-await build({ ...pageConfig, build: { outDir, emptyOutDir: true, target: 'es2022' } });
-const server = await preview({ ...pageConfig, build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-const browser = await launchBrowser(values.browser);
+const page = await openBenchPage(new URL('./family-page/', import.meta.url), values.browser);
+const { browser } = page;
 const loadAverageAtStart = loadavg();
 const started = performance.now();
 let results;
 const bar = new cliProgress.SingleBar({ stream: process.stderr, format: '{bar} {percentage}% | {label}', noTTYOutput: !process.stderr.isTTY, notTTYSchedule: 15000 }, cliProgress.Presets.shades_classic);
 try {
-  const page = await browser.newPage();
-  await page.goto(`${server.resolvedUrls.local[0]}index.html?sizes=${sizes.join(',')}&repeats=${values.repeats}`);
+  const tab = await browser.newPage();
+  await tab.goto(page.url(`index.html?sizes=${sizes.join(',')}&repeats=${values.repeats}`));
   bar.start(100, 0, { label: `running in ${values.browser} ${browser.version}` });
   const deadline = Date.now() + 60 * 60_000;
   for (;;) {
     if (Date.now() > deadline) throw new Error('the page did not finish within 60 minutes');
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const s = await page.evaluate(() => window.familySweep && { done: window.familySweep.done, error: window.familySweep.error, status: window.familySweep.status, progress: window.familySweep.progress });
+    const s = await tab.evaluate(() => window.familySweep && { done: window.familySweep.done, error: window.familySweep.error, status: window.familySweep.status, progress: window.familySweep.progress });
     if (!s) continue;
     bar.update(Math.round(s.progress * 100), { label: s.status.slice(0, 60) });
     if (s.error) throw new Error(`the page failed: ${s.error}`);
     if (s.done) break;
-    const { errors } = await page.console();
+    const { errors } = await tab.console();
     if (errors.length) throw new Error(`console errors on the page: ${errors.join('; ')}`);
   }
-  results = await page.evaluate(() => window.familySweep);
+  results = await tab.evaluate(() => window.familySweep);
 } catch (error) {
   console.error(`\nfamily sweep failed: ${error.message}`);
   process.exitCode = 1;
 } finally {
   bar.stop();
-  await browser.close();
-  await server.close();
-  await rm(outDir, { recursive: true, force: true });
+  await page.close();
 }
 if (!results) process.exit(1);
 

@@ -6,15 +6,12 @@
 // cost (wall time, longest stretch without yielding), the profile, every point's timings and the
 // worst auto/fastest ratios. A count that differs from the CPU's fails the run (exit 1).
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build, preview } from 'vite';
-import { browserEngines, launchBrowser } from '../scripts/browsers.mjs';
 import { chromiumArgs } from '../scripts/chromium.mjs';
-import { glslVitePlugin } from '../scripts/glsl-loader.mjs';
-import { consoleCapture } from '../examples/vite.config.mjs';
+import { exitOnHelpOrUnknownBrowser, openBenchPage } from './lib/bench-page.mjs';
 import { rendererSlug } from './lib/format.mjs';
 
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
@@ -28,14 +25,7 @@ const { values } = parseArgs({ options: {
   out: { type: 'string' }, sizes: { type: 'string' }, densities: { type: 'string' },
   'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' },
 } });
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-if (!browserEngines.includes(values.browser)) {
-  console.error(`--browser must be one of ${browserEngines.join(', ')}; got '${values.browser}'\n\n${USAGE}`);
-  process.exit(2);
-}
+exitOnHelpOrUnknownBrowser(values, USAGE);
 const q = values.quick;
 // Quick runs go where bench/results/*-quick* is git-ignored.
 const out = values.out ?? (q ? 'bench/results' : 'bench/results/issue-20');
@@ -57,17 +47,8 @@ const git = (...args) => {
 };
 const commit = git('rev-parse', '--short', 'HEAD');
 const uncommitted = git('status', '--porcelain', '--', 'src', 'glsl').split('\n').filter(Boolean).map((line) => line.slice(3));
-const root = new URL('./tuned-sweep-page/', import.meta.url).pathname;
-const pageConfig = {
-  configFile: false, root, base: './', logLevel: 'error',
-  plugins: [glslVitePlugin(), consoleCapture()],
-  resolve: { alias: [{ find: /^glcompact$/, replacement: new URL('../src/index.ts', import.meta.url).pathname }] },
-};
-const outDir = join(tmpdir(), `glcompact-tuned-sweep-page-${process.pid}`);
-console.error('building bench/tuned-sweep-page…');
-await build({ ...pageConfig, build: { outDir, emptyOutDir: true, target: 'es2022' } });
-const server = await preview({ ...pageConfig, build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-const browser = await launchBrowser(values.browser);
+const opened = await openBenchPage(new URL('./tuned-sweep-page/', import.meta.url), values.browser);
+const { browser } = opened;
 const started = performance.now();
 const loadAverageAtStart = loadavg();
 const load1m = []; // the 1-minute load average at every poll: other processes on this host skew the timings
@@ -75,7 +56,7 @@ const fmtRow = (r) => `2^${r.log2n} ${String(r.density).padEnd(4)} keep → ${r.
 let results;
 try {
   const page = await browser.newPage();
-  await page.goto(`${server.resolvedUrls.local[0]}index.html?${query}`);
+  await page.goto(opened.url(`index.html?${query}`));
   console.error(`running in ${values.browser} ${browser.version}: ${query}`);
   let printed = 0;
   let tunePrinted = false;
@@ -105,9 +86,7 @@ try {
   console.error(`tuned sweep failed: ${error.message}`);
   process.exitCode = 1;
 } finally {
-  await browser.close();
-  await server.close();
-  await rm(outDir, { recursive: true, force: true });
+  await opened.close();
 }
 if (!results) process.exit(1);
 
