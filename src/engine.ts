@@ -43,6 +43,9 @@ const KEEP_DEFAULT_WITHIN = 1.1;
 /** auto leaves the size class's choice at a known density only for a path faster by more than this (the target ratio). */
 const SWITCH_AT_DENSITY = 1.15;
 
+/** auto's paths at a counted density (undefined: the size class's choice). */
+interface DensityChoice { keep: CompactStats['algorithm'] | undefined; any: CompactStats['algorithm'] | undefined }
+
 /** What a scan cost and which path it took (`engine.lastScanStats`). */
 export interface ScanStats extends PassStats {
   /** The scan algorithm that ran. */
@@ -95,12 +98,13 @@ export class Engine {
   /** The profile's answer per table and stream capacity, looked up once (calls come every frame). */
   readonly #tunedFor = new Map<string, unknown>();
   /**
-   * The kept fraction last counted (a result's count() or read() resolved) per input stream and per
-   * size class: with a profile, `auto` may take another path at that density (tuning.ts
-   * choiceAtDensity). Only what the app reads anyway: no read is added for it.
+   * With a profile, auto's paths at the kept fraction last counted (a result's count() or read()
+   * resolved), per input stream and per size class (tuning.ts choiceAtDensity): worked out when the
+   * count arrives, so a call only looks them up. Only what the app reads anyway: no read is added.
+   * Reset with the profile.
    */
-  readonly #densitySeen = new WeakMap<Stream, number>();
-  readonly #densitySeenBySize = new Map<number, number>();
+  #atDensity = new WeakMap<Stream, DensityChoice>();
+  readonly #atDensityBySize = new Map<number, DensityChoice>();
   readonly #canvas: EventTarget | undefined;
   readonly #onContextLost = () => {
     this.#contextLost = true;
@@ -277,8 +281,13 @@ export class Engine {
     // When the app reads the count, the density of this stream (and size class) is known for the next auto.
     const sourceLength = viewOf(stream).length;
     const onCount = sourceLength ? (count: number) => {
-      this.#densitySeen.set(stream, count / sourceLength);
-      this.#densitySeenBySize.set(sizeClass(stream.layout.capacity), count / sourceLength);
+      const profile = this.#profile;
+      if (!profile) return;
+      const { capacity } = stream.layout;
+      const at = (order: 'keep' | 'any') => choiceAtDensity(profile, order, capacity, count / sourceLength, SWITCH_AT_DENSITY);
+      const choice = { keep: at('keep'), any: at('any') };
+      this.#atDensity.set(stream, choice);
+      this.#atDensityBySize.set(sizeClass(capacity), choice);
     } : undefined;
     return new CompactResult(output, compactStats, undefined, onCount);
   }
@@ -783,6 +792,8 @@ export class Engine {
     }
     this.#profile = profile;
     this.#tunedFor.clear();
+    this.#atDensity = new WeakMap();
+    this.#atDensityBySize.clear();
     return structuredClone(profile);
   }
 
@@ -800,20 +811,21 @@ export class Engine {
     this.#assertAlive('useProfile()');
     this.#profile = profile === null ? undefined : parseProfile(structuredClone(profile), this.caps.renderer);
     this.#tunedFor.clear();
+    this.#atDensity = new WeakMap();
+    this.#atDensityBySize.clear();
   }
 
-  /** The tuned path for a stream of `capacity` texels: the nearest measured size class of the table. */
   /**
    * auto's compaction with a profile: the size class's choice, or where the density last counted for
    * this stream (or its size class) makes that choice clearly slow (by more than SWITCH_AT_DENSITY in
-   * the profile's timings), the fastest path there (tuning.ts choiceAtDensity).
+   * the profile's timings), the fastest path there (worked out when the count arrived).
    */
   #tunedCompaction(order: 'keep' | 'any', stream: Stream): CompactStats['algorithm'] | undefined {
-    const density = this.#densitySeen.get(stream) ?? this.#densitySeenBySize.get(sizeClass(stream.layout.capacity));
-    const atDensity = density === undefined ? undefined : choiceAtDensity(this.#profile!, order, stream.layout.capacity, density, SWITCH_AT_DENSITY);
+    const atDensity = (this.#atDensity.get(stream) ?? this.#atDensityBySize.get(sizeClass(stream.layout.capacity)))?.[order];
     return atDensity ?? this.#tuned(order, stream.layout.capacity);
   }
 
+  /** The tuned path for a stream of `capacity` texels: the nearest measured size class of the table. */
   #tuned(table: 'keep' | 'any', capacity: number): CompactStats['algorithm'] | undefined;
   #tuned(table: 'scan', capacity: number): ScanAlgorithm | undefined;
   #tuned(table: 'keep' | 'any' | 'scan', capacity: number): unknown {

@@ -114,7 +114,11 @@ describe('engine.tune()', () => {
     engine.useProfile(null);
     const plain = engine.compact(stream, { keep: most, order: 'any' });
     expect(plain.stats.algorithm).toBe('bitmask');
-    for (const r of [fromOther, chained, plain]) r.dispose();
+    // A profile given again starts without densities: the size class's choice until a count is read.
+    engine.useProfile(profile);
+    const fresh = engine.compact(stream, { keep: most, order: 'any' });
+    expect(fresh.stats.algorithm).toBe('bitmask');
+    for (const r of [fromOther, chained, plain, fresh]) r.dispose();
     for (const s of [stream, other]) s.dispose();
     engine.dispose();
   });
