@@ -17,6 +17,7 @@ import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
 import { texelFormats } from '../src/texel-format.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
+import { BITMASK_SHAPE } from '../src/compact/bitmask.js';
 import { copyPassShader, perCall as timePerCall } from './probe-timing.js';
 
 const { values: options } = parseArgs({
@@ -93,6 +94,16 @@ async function withDrawBuffers<T>(buffers: 1 | 4 | 8, body: () => Promise<T>): P
   }
 }
 
+/** Runs `body` with the bitmask compaction searching per output element (no select pass). */
+async function withoutSelect<T>(body: () => Promise<T>): Promise<T> {
+  BITMASK_SHAPE.select = false;
+  try {
+    return await body();
+  } finally {
+    BITMASK_SHAPE.select = true;
+  }
+}
+
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
   const n = 2 ** log2n;
@@ -142,6 +153,12 @@ for (const log2n of sizes) {
     LANES_SHAPE.aboveTexels = 0; // lanes at every size here, whatever the engine would pick
     await scanCase(`scan, reduce-then-scan, lanes (${bottom} at level 0, ${drawBuffers} above)`, { algorithm: 'reduce-then-scan' }, drawBuffers);
     await compactCase(`compact 50 %, bitmask, lanes (${bottom}/${drawBuffers})`, drawBuffers);
+    await withoutSelect(() => compactCase(`compact 50 %, bitmask without select, lanes (${bottom}/${drawBuffers})`, drawBuffers));
+    if (drawBuffers === 8) {
+      BITMASK_SHAPE.selectAttachments = 4;
+      await compactCase(`compact 50 %, bitmask, select of 16, lanes (${bottom}/${drawBuffers})`, drawBuffers);
+      BITMASK_SHAPE.selectAttachments = 8;
+    }
   }
   LANES_SHAPE.bottom = defaultBottom;
   LANES_SHAPE.aboveTexels = defaultAboveTexels;
@@ -170,14 +187,19 @@ for (const log2n of sizes) {
   }
 
   if (options.profile && log2n === Math.max(...sizes)) {
-    gpu.profile = new Map();
-    engine.scan(stream, { algorithm: 'reduce-then-scan' }).dispose();
-    engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose();
-    for (const [pass, times] of gpu.profile) {
-      profile[pass] = times.reduce((a, b) => a + b, 0);
-      console.log(`  profile 2^${log2n} ${pass.padEnd(60)} ${profile[pass].toFixed(3)} ms`);
-    }
-    gpu.profile = undefined;
+    const profileOf = (label: string, run: () => void) => {
+      gpu.profile = new Map();
+      run();
+      for (const [pass, times] of gpu.profile) {
+        const key = `${label}: ${pass}`;
+        profile[key] = times.reduce((a, b) => a + b, 0);
+        console.log(`  profile 2^${log2n} ${key.padEnd(70)} ${profile[key].toFixed(3)} ms`);
+      }
+      gpu.profile = undefined;
+    };
+    profileOf('scan', () => engine.scan(stream, { algorithm: 'reduce-then-scan' }).dispose());
+    profileOf('compact', () => engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose());
+    await withoutSelect(async () => profileOf('compact without select', () => engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose()));
   }
   stream.dispose();
   flagStream.dispose();

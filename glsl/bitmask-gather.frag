@@ -1,8 +1,9 @@
 #version 300 es
 // Output side of the bitmask compaction (src/compact/bitmask.ts): output element j is the kept
-// element of rank j. The directory gives the word holding rank j rounded down to a multiple of
-// 2^DIRECTORY_SHIFT; a short gallop and search from there find j's word (without DIRECTORY, for few
-// words, a binary search over all of them), selectBit its bit. Words are in input order and bits
+// element of rank j. With POSITIONS, bitmask-select.frag found its input position. Else the
+// directory gives the word holding rank j rounded down to a multiple of 2^DIRECTORY_SHIFT; a short
+// gallop and search from there find j's word (without DIRECTORY, for few words, a binary search
+// over all of them), selectBit its bit. Words are in input order and bits
 // in element order, so the output keeps the input's order. Drawn over the rows that hold kept
 // elements only (kept-rows.vert); positions past the count in the last row write 0.
 precision highp float;
@@ -15,6 +16,14 @@ precision highp usampler2D;
 #include "compacted-element.glsl"
 
 out uvec4 outValue;
+
+#ifdef POSITIONS
+// bitmask-select.frag's output: the input position of rank j in lane j % RANKS of texel j / RANKS.
+precision highp usampler2DArray;
+uniform usampler2DArray u_positions;
+uniform int u_positionsWidthLog2;
+#define RANKS (4 * ATTACHMENTS)
+#endif
 
 #ifdef DIRECTORY
 uniform usampler2D u_directory;
@@ -30,6 +39,11 @@ flat in uint v_keptCount;   // kept-rows.vert
 void main() {
   uint j = indexOf(ivec2(gl_FragCoord.xy), uint(u_widthLog2));
   if (j >= v_keptCount) { outValue = uvec4(0u); return; }
+#ifdef POSITIONS
+  uint lane = j % uint(RANKS);
+  uvec4 positions = texelFetch(u_positions, ivec3(texelOf(j / uint(RANKS), uint(u_positionsWidthLog2)), int(lane / 4u)), 0);
+  outValue = compactedElement(texelOf(positions[lane % 4u], uint(u_widthLog2)));
+#else
   uint last = uint(u_wordCount) - 1u;
 #ifdef DIRECTORY
   // Rank j lies in the directory entry's word or after it. Look at that word, then gallop: words
@@ -60,4 +74,5 @@ void main() {
   uint word = wordAt(w);
   uint element = w * 32u + selectBit(word, j - (count - bitCount32(word)));
   outValue = compactedElement(texelOf(element, uint(u_widthLog2)));
+#endif
 }

@@ -50,8 +50,6 @@ export interface GpuOptions {
 }
 
 const RASTERIZER_DISCARD = capabilitySlot(trackedCapabilities.indexOf('RASTERIZER_DISCARD'));
-/** clearBufferuiv's value: allocated once. */
-const zeros = new Uint32Array(4);
 
 const glErrorNames: Record<number, string> = {
   0x0500: 'INVALID_ENUM',
@@ -122,18 +120,6 @@ export class Gpu {
     return program;
   }
 
-  /**
-   * Sets every texel of `target` to 0: the padding of compaction outputs whose passes draw only
-   * where kept elements land. Like a draw, it relies on the state the guard sets (scissor test off,
-   * colour mask all, rasterizer discard off) and leaves the framebuffer binding to the guard.
-   */
-  clearToZero(target: DrawTarget): void {
-    this.guard.run(() => {
-      this.state.bindFramebufferIf(target.framebuffer);
-      this.gl.clearBufferuiv(this.gl.COLOR, 0, zeros);
-    });
-  }
-
   /** Runs one fragment pass over every texel of `output`. */
   pass(program: Program, output: DrawTarget, uniforms: Uniforms): void {
     this.draw({ program, target: output, uniforms, primitive: 'fullscreen' });
@@ -185,15 +171,17 @@ export class Gpu {
     } else {
       gl.drawArrays(mode, 0, count);
     }
-    if (this.profile) {
-      gl.finish();
-      const key = `${program.name} ${target ? `${target.width}x${target.height}` : `${count} vertices`}`;
-      this.profile.set(key, [...(this.profile.get(key) ?? []), performance.now() - profileStart]);
-    }
+    if (this.profile) this.recordProfile(`${program.name} ${target ? `${target.width}x${target.height}` : `${count} vertices`}`, profileStart);
     if (this.debug) this.checkErrors(call);
     this.stats.passes += 1;
     this.stats.drawCalls += 1;
     if (call.primitive === 'fullscreen' && target) this.stats.fragments += target.width * target.height;
+  }
+
+  /** Benchmarks only (`profile`): waits for the GPU and records the time since `start` under `key`. */
+  private recordProfile(key: string, start: number): void {
+    this.gl.finish();
+    this.profile!.set(key, [...(this.profile!.get(key) ?? []), performance.now() - start]);
   }
 
   /** Runs `body` with a scope that frees every intermediate it made, except what it `keep`s. */

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { gpuOf } from '../src/internal.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
 import type { Engine } from '../src/index.js';
-import { expectSameBits, testContext, testEngine } from './support/engine.js';
+import { engineWithDrawBuffers, expectSameBits, restoreDrawBuffers, testContext, testEngine } from './support/engine.js';
 import { appStates, createAppObjects, deleteAppObjects, resetState, snapshotState } from './support/gl-state.js';
 import { random, referenceScan, sorted } from './support/reference.js';
 
@@ -21,16 +21,12 @@ afterEach(() => {
 
 /** The engine with `drawBuffers` attachments per pass and lanes at every size; undefined where the context has fewer. */
 async function engineWith(drawBuffers: 1 | 4 | 8): Promise<Engine | undefined> {
-  const engine = await testEngine();
-  if (engine.caps.drawBuffers < drawBuffers) return undefined;
-  gpuOf(engine).drawBuffers = drawBuffers;
-  LANES_SHAPE.aboveTexels = 0;
+  const engine = await engineWithDrawBuffers(drawBuffers);
+  if (engine) LANES_SHAPE.aboveTexels = 0;
   return engine;
 }
 
-function restore(engine: Engine): void {
-  gpuOf(engine).drawBuffers = engine.caps.drawBuffers;
-}
+const restore = restoreDrawBuffers;
 
 function uints(n: number, seed: number, max = 2 ** 32): Uint32Array {
   const next = random(seed);

@@ -4,22 +4,30 @@
 //    32w + k kept): a 32nd of the texels the paper's flags take;
 // 2. a reduce-then-scan (scan/reduce-then-scan.ts) over the words' bit counts gives each word's
 //    inclusive kept count, whose last entry is the total (copied into the result's count texel);
-// 3. glsl/bitmask-directory.frag notes the word holding every 32nd kept element (a binary search
-//    each), then glsl/bitmask-gather.frag writes output element j: from its directory entry a short
-//    gallop and search over the counts find the word holding the kept element of rank j, a select
-//    within the word finds the element.
-// Both are drawn over the rows holding kept elements only (kept-rows.vert). Passes: 12 at 2^24, 10
-// at 2^22, 6 at 2^16 (small streams skip the packing and the directory, below).
+// 3. the output's padding (the rows past the count) is written 0 (zero-padding.ts);
+// 4. where a pass writes 4 or more attachments, glsl/bitmask-select.frag finds the input positions
+//    of 4 × attachments consecutive ranks per fragment (one binary search, then a walk along the
+//    words) and glsl/bitmask-gather.frag reads one position per output element: H100 egl, 2^24 at
+//    50 %, 4.45 ms against 5.20 with the search per element below (bench/lanes-probe.ts);
+//    else glsl/bitmask-directory.frag notes the word holding every 32nd kept element (a binary
+//    search each), then glsl/bitmask-gather.frag writes output element j: from its directory entry a
+//    short gallop and search over the counts find the word holding the kept element of rank j, a
+//    select within the word finds the element.
+// Step 4's passes are drawn over the rows holding kept elements only (kept-rows.vert). Passes: 13 at 2^22
+// and 2^24 (with one attachment 11 and 13), 7 at 2^16 (small streams skip the packing and step 4's
+// first pass, below).
 import bitmaskGather from '../../glsl/bitmask-gather.frag';
 import bitmaskDirectory from '../../glsl/bitmask-directory.frag';
 import bitmaskPackWords from '../../glsl/bitmask-pack-words.frag';
+import bitmaskSelect from '../../glsl/bitmask-select.frag';
 import keptRows from '../../glsl/kept-rows.vert';
 import { copyTexel } from '../copy-texel.js';
 import { compactLayoutFor } from '../layout.js';
 import { reduceThenScan, WHOLE_STREAM } from '../scan/reduce-then-scan.js';
-import { COUNT_FORMAT } from '../texel-format.js';
+import { COUNT_FORMAT, texelFormats } from '../texel-format.js';
 import { keepFlagsPass, keepFlagsProgram } from './keep-flags.js';
 import { keepPasses } from './keep-passes.js';
+import { zeroPadding } from '../zero-padding.js';
 import type { CompactionDriver } from './plan.js';
 
 /**
@@ -27,9 +35,10 @@ import type { CompactionDriver } from './plan.js';
  * and 2^6 by 1-10 %). Streams of at most directWordsUpTo words (2^18 elements) write whole words in
  * the keep pass and search all words without a directory: two passes fewer, each ~20-50 µs to
  * issue (H200 egl, 2^16 per call: 0.33-0.45 ms with 6 passes against 0.44-0.62 with 8; probes
- * egl-after-16, egl-gallop-16).
+ * egl-after-16, egl-gallop-16). select: the select pass where 4+ attachments allow it (step 4 above;
+ * off only to compare, in bench/lanes-probe.ts), writing at most selectAttachments layers.
  */
-export const BITMASK_SHAPE = { directoryShift: 5, directWordsUpTo: 2 ** 13 };
+export const BITMASK_SHAPE = { directoryShift: 5, directWordsUpTo: 2 ** 13, select: true, selectAttachments: 8 };
 
 export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
   const { layout } = stream;
@@ -39,12 +48,6 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
   const flags = compactLayoutFor(layout.capacity / flagsPerTexel, plan.maxTextureSize);
   const keepProgram = keepFlagsProgram(gpu, stream, plan.keep, 'kept', { pass: keepPasses.bitmask, defines: { FLAGS_PER_TEXEL: flagsPerTexel } });
   const DIRECTORY_SHIFT = BITMASK_SHAPE.directoryShift;
-  const gather = gpu.program({
-    name: 'kept-rows.vert+bitmask-gather.frag',
-    vertex: keptRows,
-    fragment: bitmaskGather,
-    defines: { OUTPUT_INDICES: plan.outputIndices, DIRECTORY: !direct, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
-  });
   return gpu.scope((scope) => {
     const flagTarget = scope.target(flags.width, flags.height);
     keepFlagsPass(gpu, stream, plan.keep, keepProgram, flagTarget, { u_flagsWidthLog2: flags.widthLog2 });
@@ -66,8 +69,26 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
     }));
     const count = scope.own(copyTexel(gpu, prefix, words.length - 1, words.widthLog2));
     const wordUniforms = { u_words: wordTarget.texture, u_wordCounts: prefix.texture, u_wordCount: words.length, u_wordsWidthLog2: words.widthLog2 };
+    const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
+    // Padding past the count must read 0: written first, then the kept elements where they land.
+    zeroPadding(gpu, output, count);
+    const select = !direct && BITMASK_SHAPE.select && gpu.drawBuffers >= 4;
     let directoryUniforms = {};
-    if (!direct) {
+    if (select) {
+      // The input positions of RANKS consecutive ranks per texel (bitmask-select.frag).
+      const attachments = Math.min(gpu.drawBuffers, BITMASK_SHAPE.selectAttachments);
+      const ranks = 4 * attachments;
+      const positions = compactLayoutFor(Math.ceil(layout.capacity / ranks), plan.maxTextureSize);
+      const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
+      const selectProgram = gpu.program({
+        name: 'kept-rows.vert+bitmask-select.frag',
+        vertex: keptRows,
+        fragment: bitmaskSelect,
+        defines: { COUNT_SHIFT: Math.log2(ranks), ATTACHMENTS: attachments },
+      });
+      gpu.pass(selectProgram, positionsTarget, { ...wordUniforms, u_top: count.texture, u_widthLog2: positions.widthLog2, u_height: positions.height });
+      directoryUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
+    } else if (!direct) {
       // Only the entries for ranks below the count are drawn (kept-rows.vert, COUNT_SHIFT).
       const directory = compactLayoutFor(Math.ceil(layout.capacity / 2 ** DIRECTORY_SHIFT), plan.maxTextureSize);
       const directoryTarget = scope.target(directory.width, directory.height);
@@ -80,9 +101,14 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
       gpu.pass(directoryProgram, directoryTarget, { ...wordUniforms, u_top: count.texture, u_widthLog2: directory.widthLog2, u_height: directory.height });
       directoryUniforms = { u_directory: directoryTarget.texture, u_directoryWidthLog2: directory.widthLog2 };
     }
-    const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
-    // Padding past the count must read 0: clear, then draw only the rows holding kept elements.
-    gpu.clearToZero(output);
+    const gather = gpu.program({
+      name: 'kept-rows.vert+bitmask-gather.frag',
+      vertex: keptRows,
+      fragment: bitmaskGather,
+      defines: select
+        ? { OUTPUT_INDICES: plan.outputIndices, POSITIONS: true, ATTACHMENTS: Math.min(gpu.drawBuffers, BITMASK_SHAPE.selectAttachments) }
+        : { OUTPUT_INDICES: plan.outputIndices, DIRECTORY: !direct, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
+    });
     gpu.pass(gather, output, {
       u_top: count.texture,
       u_height: layout.height,

@@ -74,7 +74,7 @@ export function blockCompaction(search: BlockSearch): CompactionDriver {
             ...(search === 'hybrid' ? { u_jumpingJackFrom: plan.jumpingJackKept.from, u_jumpingJackTo: plan.jumpingJackKept.to } : {}),
           },
         },
-      }, output);
+      }, output, count);
       return { output: scope.keep(output), count: scope.keep(count) };
     });
   };

@@ -12,6 +12,7 @@ import captureOnly from '../../glsl/capture-only.frag';
 import type { DrawTarget, Gpu, Uniforms } from '../gpu.js';
 import type { Defines } from '../programs.js';
 import type { RenderTarget } from '../render-target.js';
+import { zeroPadding } from '../zero-padding.js';
 
 /** The two ways to get the lines' endpoints. */
 export const concatModes = ['transform-feedback', 'vertex-fetch'] as const;
@@ -61,9 +62,9 @@ export interface LineShading {
 }
 
 /** @internal */
-export function concatenateBlocks(gpu: Gpu, mode: ConcatMode, input: ConcatInput, output: RenderTarget): void {
+export function concatenateBlocks(gpu: Gpu, mode: ConcatMode, input: ConcatInput, output: RenderTarget, count: RenderTarget): void {
   // Texels past the kept count are padding and must read as zero for later passes.
-  gpu.clearToZero(output);
+  zeroPadding(gpu, output, count);
   drawBlockLines(gpu, mode, input, output, {
     name: 'block-lines.frag',
     source: blockLines,
@@ -91,10 +92,7 @@ export function drawBlockLines(
     u_countsWidthLog2: Math.log2(blocks.blockCounts.width),
     u_outputWidthLog2: Math.log2(output.width),
   };
-  const lineUniforms = {
-    ...shading.uniforms,
-    u_pixelToClip: mat4.ortho(mat4.create(), 0, output.width, 0, output.height, -1, 1),
-  };
+  const lineUniforms = { ...shading.uniforms, u_pixelToClip: pixelToClip(output) };
   const count = blocks.blockCount * 4;
   if (mode === 'vertex-fetch') {
     const program = gpu.lookUp({ name: `block-lines-fetch.vert+${shading.name}`, vertex: blockLinesFetch, fragment: shading.source, defines: shading.defines });
@@ -116,6 +114,11 @@ export function drawBlockLines(
     scope.release('vertexArrays', vertexArray);
     gpu.draw({ program: lines, target: output, primitive: 'lines', count, vertexArray, uniforms: lineUniforms });
   });
+}
+
+/** The matrix taking `output`'s pixel coordinates to clip space (the lines' u_pixelToClip). */
+function pixelToClip(output: DrawTarget): mat4 {
+  return mat4.ortho(mat4.create(), 0, output.width, 0, output.height, -1, 1);
 }
 
 /**

@@ -9,6 +9,7 @@
 import histopyramidDescend from '../../glsl/histopyramid-descend.frag';
 import histopyramidReduce from '../../glsl/histopyramid-reduce.frag';
 import histopyramidRows from '../../glsl/kept-rows.vert';
+import { zeroPadding } from '../zero-padding.js';
 import type { Gpu, Scope } from '../gpu.js';
 import { compactLayoutFor } from '../layout.js';
 import type { RenderTarget } from '../render-target.js';
@@ -73,9 +74,9 @@ export function histopyramidWithShape({ fanout, topEntries }: HistopyramidShape)
       }
       const count = reducePass(gpu, scope, top, below, compactLayoutFor(1, plan.maxTextureSize), false);
       const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
-      // Padding past the count must read 0: clear, then traverse only the rows holding kept elements
-      // (kept-rows.vert; the stats count the whole target, an upper bound).
-      gpu.clearToZero(output);
+      // Padding past the count must read 0 (zero-padding.ts); then traverse only the rows holding
+      // kept elements (kept-rows.vert; the stats count the whole target, an upper bound).
+      zeroPadding(gpu, output, count);
       gpu.pass(descend, output, {
         u_top: count.texture,
         u_height: layout.height,

@@ -5,6 +5,7 @@
 // profile (phone-profile.ts): 4096-texel textures, no float render targets, no timer queries.
 import { afterAll } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
+import { gpuOf } from '../../src/internal.js';
 import { expectNoPhoneViolations, testGl } from './phone-profile.js';
 
 interface TestContext {
@@ -46,6 +47,21 @@ export function testContext(): Promise<TestContext> {
 
 export async function testEngine(): Promise<Engine> {
   return (await testContext()).engine;
+}
+
+/**
+ * The shared engine with its passes limited to `drawBuffers` attachments (1 forces the single-
+ * attachment forms); undefined where the context writes fewer. Put back with `restoreDrawBuffers`.
+ */
+export async function engineWithDrawBuffers(drawBuffers: 1 | 4 | 8): Promise<Engine | undefined> {
+  const engine = await testEngine();
+  if (engine.caps.drawBuffers < drawBuffers) return undefined;
+  gpuOf(engine).drawBuffers = drawBuffers;
+  return engine;
+}
+
+export function restoreDrawBuffers(engine: Engine): void {
+  gpuOf(engine).drawBuffers = engine.caps.drawBuffers;
 }
 
 /** Throws unless both arrays hold the same 32-bit patterns (NaN payloads and -0 included). */
