@@ -4,7 +4,7 @@
 // as splat viewers sort; each result checked against the CPU's stable sort once. With --profile, each
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
-//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--repeats 5] [--batch 3] [--profile]
+//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select on,off] [--repeats 5] [--batch 3] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
-import { SORT_DIRECTORY, SORT_RADIX } from '../src/sort.js';
+import { SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
 import { perCall as timePerCall } from './probe-timing.js';
 
 const { values: options } = parseArgs({
@@ -23,6 +23,8 @@ const { values: options } = parseArgs({
     'profile-size': { type: 'string' },
     check: { type: 'boolean', default: true },
     shifts: { type: 'string', default: '3,4,5' },
+    // With 4+ draw buffers: the select pass per digit ('on'), or the directory and a search per output ('off').
+    select: { type: 'string', default: 'on,off' },
     repeats: { type: 'string', default: '5' },
     batch: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },
@@ -31,6 +33,8 @@ const { values: options } = parseArgs({
 });
 const sizes = options.sizes.split(',').map(Number);
 const shifts = options.shifts.split(',').map(Number);
+const selects = options.select.split(',');
+for (const select of selects) if (select !== 'on' && select !== 'off') throw new Error(`--select: on, off or both; got ${select}`);
 const digitWidths = options['digit-bits'].split(',').map(Number);
 for (const bits of digitWidths) if (bits !== 2 && bits !== 4) throw new Error(`--digit-bits: 2 or 4; got ${bits}`);
 const profileSize = options['profile-size'] === undefined ? Math.max(...sizes) : Number(options['profile-size']);
@@ -44,7 +48,7 @@ console.log(`renderer: ${renderer}; batches of ${batch}, median of ${repeats}`);
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
 
-const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; ms: number }> = [];
+const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: boolean; ms: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
   const n = 2 ** log2n;
@@ -68,9 +72,14 @@ for (const log2n of sizes) {
     console.log(`2^${log2n} Uint32Array.prototype.sort of the ${bits}-bit keys (host): ${hostMs.toFixed(2).padStart(8)} ms`);
     const keyStream = engine.stream(keys);
     const valueStream = engine.stream(indices);
-    for (const [digitBits, shift] of digitWidths.flatMap((d) => shifts.map((s) => [d, s] as const))) {
+    // The directory's spacing matters only without the select pass.
+    const variants: Array<[number, number, boolean]> = digitWidths.flatMap((d) =>
+      selects.flatMap((select): Array<[number, number, boolean]> => (select === 'on' ? [[d, shifts[0], true]] : shifts.map((s): [number, number, boolean] => [d, s, false]))));
+    for (const [digitBits, shift, select] of variants) {
       SORT_RADIX.digitBits = digitBits as 2 | 4;
       SORT_DIRECTORY.shift = shift;
+      SORT_SELECT.enabled = select;
+      const variant = select && gpuOf(engine).drawBuffers >= 4 ? 'select pass' : `directory every 2^${shift}`;
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
       const gotValues = await once.values!.read();
@@ -78,14 +87,14 @@ for (const log2n of sizes) {
       for (let i = 0; i < n; i++) if (gotValues[i] !== order[i]) wrong.push(i);
       if (wrong.length > 0 && options.check) {
         const show = wrong.slice(0, 6).map((i) => `position ${i}: element ${gotValues[i]} (key ${keys[gotValues[i]]?.toString(16)}), the CPU says ${order[i]} (key ${keys[order[i]].toString(16)})`);
-        throw new Error(`sort 2^${log2n} ${bits}-bit keys, ${digitBits}-bit digits, shift ${shift}: ${wrong.length} of ${n} positions wrong; ${show.join('; ')}`);
+        throw new Error(`sort 2^${log2n} ${bits}-bit keys, ${digitBits}-bit digits, ${variant}: ${wrong.length} of ${n} positions wrong; ${show.join('; ')}`);
       }
       once.dispose();
       const what = `sort ${bits}-bit keys + uint32 values`;
       const ms = await perCall(() => engine.sort(keyStream, sortOptions).dispose());
-      rows.push({ what, log2n, shift, digitBits, ms });
-      console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, directory every 2^${shift}: ${ms.toFixed(2).padStart(8)} ms`);
-      if (options.profile && log2n === profileSize && bits === 32) {
+      rows.push({ what, log2n, shift, digitBits, select, ms });
+      console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms`);
+      if (options.profile && log2n === profileSize) {
         const gpu = gpuOf(engine);
         gpu.profile = new Map();
         engine.sort(keyStream, sortOptions).dispose();
@@ -96,8 +105,8 @@ for (const log2n of sizes) {
         }
         gpu.profile = undefined;
         for (const [name, ms] of totals) {
-          profile[`2^${log2n} ${digitBits}-bit digits shift ${shift} ${name}`] = ms;
-          console.log(`  profile 2^${log2n} ${digitBits}-bit shift ${shift} ${name.padEnd(40)} ${ms.toFixed(2)} ms (all digits)`);
+          profile[`2^${log2n} ${bits}-bit keys ${digitBits}-bit digits ${variant} ${name}`] = ms;
+          console.log(`  profile 2^${log2n} ${bits}-bit keys, ${digitBits}-bit digits, ${variant} ${name.padEnd(40)} ${ms.toFixed(2)} ms (all digits)`);
         }
       }
     }

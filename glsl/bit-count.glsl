@@ -23,3 +23,8 @@ uint selectBit(uint word, uint r) {
   }
   return position;
 }
+
+// The position of the lowest set bit of a non-zero word: the number of set bits below it.
+uint lowestBit(uint word) {
+  return bitCount32((word & (~word + 1u)) - 1u);
+}

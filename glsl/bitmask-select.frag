@@ -20,11 +20,6 @@ uniform int u_widthLog2;   // this pass's texels: one per RANKS ranks
 flat in uint v_keptCount;  // kept-rows.vert
 layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
 
-// The position of the lowest set bit of a non-zero word: the number of set bits below it.
-uint lowestBit(uint bits) {
-  return bitCount32((bits & (~bits + 1u)) - 1u);
-}
-
 // Rank `first + k`: the next set bit of `rest`, moving on to the next word when it is empty. One
 // step only: a second empty word in a row marks the fragment `sparse` (its positions are then wrong
 // and the walk below takes over). Written out once per rank (no loop: the walk's steps stay in

@@ -9,6 +9,7 @@
 // then gives the element: its set bit of the right rank. Elements of one digit keep their order
 // (stable). Writes the pair (sort key, input position); the last digit only the input position
 // (LAST_DIGIT), from which the keys and values are gathered. Positions past the length write 0.
+// With POSITIONS, radix-select.frag found where p's element is, and p only fetches it.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -18,9 +19,15 @@ precision highp usampler2D;
 #include "bit-count.glsl"
 #include "radix-element.glsl"
 #include "radix-rank.glsl"
+#include "radix-masks.glsl"
 
-uniform usampler2D u_masks;
-uniform int u_masksWidthLog2;
+#ifdef POSITIONS
+// radix-select.frag's output: the element moving to position p in lane p % RANKS of texel p / RANKS.
+precision highp usampler2DArray;
+uniform usampler2DArray u_positions;
+uniform int u_positionsWidthLog2;
+#define RANKS (4 * ATTACHMENTS)
+#endif
 #ifdef DIRECTORY
 uniform usampler2D u_directory;
 uniform int u_directoryWidthLog2;
@@ -30,6 +37,11 @@ out uvec4 outValue;
 void main() {
   uint p = indexOf(ivec2(gl_FragCoord.xy), uint(u_widthLog2));
   if (p >= streamLength()) { outValue = uvec4(0u); return; }
+#ifdef POSITIONS
+  uint lane = p % uint(RANKS);
+  uvec4 positions = texelFetch(u_positions, ivec3(texelOf(p / uint(RANKS), uint(u_positionsWidthLog2)), int(lane / 4u)), 0);
+  uvec2 element = elementAt(positions[lane % 4u]);
+#else
   Place place = placeOf(p);
   uint last = uint(u_blocks) - 1u;
   uint block;
@@ -56,12 +68,8 @@ void main() {
 #else
   block = blockHolding(place, 0u, last);
 #endif
-  uint local = place.target - (block == 0u ? place.offset : runningCount(place.digit, block - 1u));
-  uvec4 masks = texelFetch(u_masks, texelOf((block << PAIRS_LOG2) + uint(place.digit >> 1), uint(u_masksWidthLog2)), 0);
-  uvec2 mask = (place.digit & 1) == 0 ? masks.xy : masks.zw;
-  uint lowCount = bitCount32(mask.x);
-  uint bit = local < lowCount ? selectBit(mask.x, local) : 32u + selectBit(mask.y, local - lowCount);
-  uvec2 element = elementAt((block << 6) + bit);
+  uvec2 element = elementAt(elementOf(place, block));
+#endif
 #ifdef LAST_DIGIT
   outValue = uvec4(element.y);
 #else

@@ -2,11 +2,15 @@
 // (sort key, input position) in an RG32UI texture. Per digit of SORT_RADIX.digitBits bits, from the
 // lowest: the digits are packed 32 (or 64) to a texel (glsl/radix-digits.frag); each block of 64
 // elements notes which of its elements have each digit, as bit masks (glsl/radix-digit-masks.frag);
-// the masks' bit counts (glsl/radix-block-counts.frag) get one scan for all digits; a directory
-// notes the block of every 2^SORT_DIRECTORY.shift-th output (glsl/radix-directory.frag: a binary
-// search over the blocks each); and every output position finds the element that moves there
-// (glsl/radix-move.frag: a gallop from its directory entry to the block, then the set bit of the
-// right rank in the block's mask) and fetches its pair. The last digit writes only the input
+// the masks' bit counts (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass
+// writes 4 or more attachments, a select pass (glsl/radix-select.frag) places 4 × attachments
+// consecutive outputs per fragment (one search, then a walk along the digit's masks) and every output
+// position fetches the pair at the position found (glsl/radix-move.frag, POSITIONS); H200 egl, 2^22
+// uint32 keys + values: 37.1 -> 31.7 ms. Otherwise a directory notes the block of every
+// 2^SORT_DIRECTORY.shift-th output (glsl/radix-directory.frag: a binary search over the blocks each),
+// and every output position finds the element that moves there (glsl/radix-move.frag: a gallop from
+// its directory entry to the block, then the set bit of the right rank in the block's mask) and
+// fetches its pair. The last digit writes only the input
 // positions; two gathers then move the keys and the values. No float mipmaps, no blending: counts
 // are uint32 scans.
 // Scattering instead (one point per element, drawn at its new position) measured ~0.6 G points/s on
@@ -17,6 +21,7 @@ import radixDigitMasks from '../glsl/radix-digit-masks.frag';
 import radixDigits from '../glsl/radix-digits.frag';
 import radixDirectory from '../glsl/radix-directory.frag';
 import radixMove from '../glsl/radix-move.frag';
+import radixSelect from '../glsl/radix-select.frag';
 import { gather } from './gather.js';
 import type { Gpu } from './gpu.js';
 import { compactLayoutFor, type Layout } from './layout.js';
@@ -41,6 +46,13 @@ const BLOCK_LOG2 = 6;
  * a pass fewer per digit. Tunable (bench/sort-probe.ts --shifts).
  */
 export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
+/**
+ * Where a pass writes 4 or more attachments, a select pass per digit finds where the elements of
+ * 4 × attachments consecutive outputs are (one search, then a walk along the digit's masks:
+ * glsl/radix-select.frag) and the move pass reads one position per output, with no directory.
+ * `enabled` off only to compare (bench/sort-probe.ts).
+ */
+export const SORT_SELECT = { enabled: true };
 
 export interface SortPlan {
   descending: boolean;
@@ -79,7 +91,10 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const directory = compactLayoutFor(Math.ceil(capacity / 2 ** directoryShift), maxTextureSize);
   const countsProgram = gpu.program({ name: 'radix-block-counts.frag', fragment: radixBlockCounts, defines: common });
   const masksProgram = gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: common });
-  const directoryProgram = large ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
+  const select = SORT_SELECT.enabled && gpu.drawBuffers >= 4;
+  const attachments = gpu.drawBuffers;
+  const positions = compactLayoutFor(Math.ceil(capacity / (4 * attachments)), maxTextureSize);
+  const directoryProgram = large && !select ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
   const digits = Math.ceil(plan.bits / digitBits);
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
   // next digit has moved them; a failure frees whatever is held.
@@ -89,7 +104,11 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
       const shift = digit * digitBits;
       const stage = { ...common, FIRST_DIGIT: digit === 0, LAST_DIGIT: digit === digits - 1 };
       const digitsProgram = gpu.program({ name: 'radix-digits.frag', fragment: radixDigits, defines: stage });
-      const moveProgram = gpu.program({ name: 'radix-move.frag', fragment: radixMove, defines: { ...stage, DIRECTORY: large, DIRECTORY_SHIFT: directoryShift } });
+      const moveProgram = gpu.program({
+        name: 'radix-move.frag',
+        fragment: radixMove,
+        defines: select ? { ...stage, POSITIONS: true, ATTACHMENTS: attachments } : { ...stage, DIRECTORY: large, DIRECTORY_SHIFT: directoryShift },
+      });
       const elements = { u_elements: (current ?? keys.target).texture, u_widthLog2: widthLog2, u_shift: shift, ...length };
       const next = gpu.scope((scope) => {
         const packedDigits = scope.target(packed.width, packed.height, texelFormats.rgba32ui);
@@ -100,7 +119,12 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
         const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, blockCount, masksUniforms, length, maxTextureSize }));
         const rankUniforms = { u_ranks: ranks.texture, u_ranksWidthLog2: counts.widthLog2, u_blocks: blockCount, ...length };
         let directoryUniforms = {};
-        if (directoryProgram) {
+        if (select) {
+          const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...common, ATTACHMENTS: attachments } });
+          gpu.pass(selectProgram, positionsTarget, { ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: positions.widthLog2 });
+          directoryUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
+        } else if (directoryProgram) {
           const entries = scope.target(directory.width, directory.height, COUNT_FORMAT);
           gpu.pass(directoryProgram, entries, { ...rankUniforms, u_directoryWidthLog2: directory.widthLog2 });
           directoryUniforms = { u_directory: entries.texture, u_directoryWidthLog2: directory.widthLog2 };

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamData } from '../src/index.js';
 import { SORT_DIRECTORY, SORT_RADIX } from '../src/sort.js';
-import { expectSameBits, testEngine } from './support/engine.js';
+import { engineWithDrawBuffers, expectSameBits, restoreDrawBuffers, testEngine } from './support/engine.js';
 
 type Kind = 'float32' | 'uint32' | 'int32';
 const arrayOf = { float32: Float32Array, uint32: Uint32Array, int32: Int32Array } as const;
@@ -147,6 +147,46 @@ describe('engine.sort with the directory (forced at every size)', () => {
     expectSameBits(await sorted.keys.read(), Int32Array.from(Array.from(source).filter((v) => v <= -1).sort((a, b) => a - b)));
     for (const r of [sorted, negative]) r.dispose();
     stream.dispose();
+  });
+});
+
+// The select pass (src/sort.ts SORT_SELECT): where a pass writes 4 or 8 attachments, each fragment
+// places 16 or 32 consecutive outputs by one search and a walk along the digit's masks; a digit
+// changing among them, or a digit's elements sparse (few distinct keys in many blocks), sends the
+// fragment to the search per output. Forced to 1 (the search per output), 4 and 8 attachments.
+describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', (drawBuffers) => {
+  const defaults = { ...SORT_RADIX };
+  afterEach(() => Object.assign(SORT_RADIX, defaults));
+
+  it.for([4, 2] as const)('%i-bit digits: uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async (digitBits, context) => {
+    const engine = await engineWithDrawBuffers(drawBuffers);
+    context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
+    Object.assign(SORT_RADIX, { digitBits });
+    try {
+      for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
+        for (const [n, distinct] of [[33, 3], [2049, 2], [5000, 7], [3 * 2048 + 5, 4000], [70_001, 2 ** 20]] as const) {
+          const keys = randomKeys(kind, n, n + drawBuffers + kind.length, distinct);
+          const keyStream = engine!.stream(keys);
+          const ids = engine!.stream(Uint32Array.from({ length: n }, (_, i) => i));
+          for (const descending of [false, true]) {
+            const sorted = engine!.sort(keyStream, { values: ids, descending });
+            expectSameBits((await sorted.values!.read()) as Uint32Array, Uint32Array.from(stableOrder(keys, descending)), `${kind} n=${n} distinct=${distinct}${descending ? ' descending' : ''}`);
+            sorted.dispose();
+          }
+          keyStream.dispose();
+          ids.dispose();
+        }
+      }
+      const source = Int32Array.from({ length: 6000 }, (_, i) => ((i * 7919) % 2001) - 1000);
+      const stream = engine!.stream(source);
+      const negative = engine!.compact(stream, { keep: { lessEqual: -1 } });
+      const sorted = engine!.sort(negative.stream);
+      expectSameBits(await sorted.keys.read(), Int32Array.from(Array.from(source).filter((v) => v <= -1).sort((a, b) => a - b)));
+      for (const r of [sorted, negative]) r.dispose();
+      stream.dispose();
+    } finally {
+      restoreDrawBuffers(engine!);
+    }
   });
 });
 

@@ -338,7 +338,8 @@ function gpuTrial(ctx, point) {
 /**
  * engine.sort's passes (src/sort.ts): per 4-bit digit one pass packing the digits, one making each
  * block's digit masks, one counting them, one 4-component scan of the counts (n/64 blocks × 4 quads =
- * n/16 texels), from 2^18 elements a directory pass, and one move pass; then a gather per moved stream
+ * n/16 texels), a select pass where passes write 4+ attachments (else from 2^18 elements a directory
+ * pass), and one move pass; then a gather per moved stream
  * (keys, values). The scan's passes come from engine.scan of a 4-component uint32 stream of n/16
  * elements (the same default algorithm); `formula` is compared with the draws counted.
  */
@@ -347,15 +348,17 @@ function sortPasses(ctx, engine, point, counted) {
   const digits = Math.ceil((sortCase.bits ?? 32) / 4);
   const moved = point.withValues ? 2 : 1;
   const scan = rgbaScanCost(ctx, engine, point.n / 16);
-  // Streams of SORT_DIRECTORY.fromElements (2^18) and more add a directory pass per digit.
-  const directory = point.n >= 2 ** 18 ? 1 : 0;
-  const formula = digits * (3 + scan.glDrawCalls + directory + 1) + moved;
+  // Where a pass writes 4+ attachments, a select pass per digit (SORT_SELECT); else streams of
+  // SORT_DIRECTORY.fromElements (2^18) and more add a directory pass per digit.
+  const select = engine.caps.drawBuffers >= 4 ? 1 : 0;
+  const directory = !select && point.n >= 2 ** 18 ? 1 : 0;
+  const formula = digits * (3 + scan.glDrawCalls + select + directory + 1) + moved;
   return {
     digits,
-    perDigit: { packMasksCounts: 3, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, directory, move: 1 },
+    perDigit: { packMasksCounts: 3, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, select, directory, move: 1 },
     gathers: moved,
     formula,
-    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws + ${directory} directory + 1 move) + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
+    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws + ${select ? '1 select' : `${directory} directory`} + 1 move) + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
     countedDrawCalls: counted,
     matches: formula === counted,
   };

@@ -1,0 +1,107 @@
+#version 300 es
+// Radix sort, per digit (src/sort.ts), where a pass writes 4 or more attachments: fragment f finds
+// where the elements moving to output positions f·RANKS .. f·RANKS + RANKS - 1 are (RANKS = 4 ·
+// ATTACHMENTS: 32 with 8) and writes those input positions, four per RGBA32UI texel, to the layers of
+// a TEXTURE_2D_ARRAY; the move pass then reads one per output (radix-move.frag, POSITIONS) instead of
+// searching the blocks for it. One search places the first position (its digit, its block, its bit
+// in the block's mask, as radix-move.frag does); the next ones follow in the digit's masks, block
+// after block: outputs of one digit take its elements in input order (stable).
+precision highp float;
+precision highp int;
+precision highp usampler2D;
+
+#include "texel-index.glsl"
+#include "stream-length.glsl"
+#include "bit-count.glsl"
+#include "radix-rank.glsl"
+#include "radix-masks.glsl"
+
+#define RANKS (4 * ATTACHMENTS)
+
+uniform int u_positionsWidthLog2;   // this pass's texels: one per RANKS outputs
+layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
+
+// The element moving to output position p, searched for alone.
+uint elementMovingTo(uint p) {
+  Place place = placeOf(p);
+  return elementOf(place, blockHolding(place, 0u, uint(u_blocks) - 1u));
+}
+
+// Output position first + k: the next set bit of the digit's mask `rest`, moving on to the next
+// block's when it is empty. The masks of the 7 blocks after the current one wait in a register
+// queue (q1 .. q7): an advance takes q1 and fetches the mask 7 blocks on into q7, so a fetch is
+// needed 7 advances after it was issued and the walk rarely waits for one (fetched when needed,
+// each lane of a warp waited at its own steps: H200, 2^22, random 4-bit digits, 2.6 ms per digit).
+// Three empty masks in a row, or a position past the digit's bucket, mark the fragment `irregular`
+// (its positions are then wrong and the loop below takes over). Written out once per output,
+// loop-free: the steps stay in registers and the shader stays quick to compile (see
+// bitmask-select.frag). (One line: headless-gl's ANGLE rejects line continuations.)
+#define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = q4; q4 = q5; q5 = q6; q6 = q7; q7 = maskAfter(block, 7u); }
+#define RANK(k, lane) { uint p = first + uint(k); uint position = 0u; if (p < streamEnd) { irregular = irregular || p >= bucketEnd; if (rest == uvec2(0u)) ADVANCE if (rest == uvec2(0u)) ADVANCE if (rest == uvec2(0u)) ADVANCE irregular = irregular || rest == uvec2(0u); position = (block << 6) + (rest.x != 0u ? lowestBit(rest.x) : 32u + lowestBit(rest.y)); rest = rest.x != 0u ? uvec2(rest.x & (rest.x - 1u), rest.y) : uvec2(0u, rest.y & (rest.y - 1u)); } lane = position; }
+#define TEXEL(a, texel) RANK(4 * (a), texel.x) RANK(4 * (a) + 1, texel.y) RANK(4 * (a) + 2, texel.z) RANK(4 * (a) + 3, texel.w)
+
+// The digit's mask in block + ahead (empty past the last block).
+#define maskAfter(block, ahead) ((block) + (ahead) < uint(u_blocks) ? digitMask((block) + (ahead), digit) : uvec2(0u))
+
+void main() {
+  uint first = indexOf(ivec2(gl_FragCoord.xy), uint(u_positionsWidthLog2)) * uint(RANKS);
+  uint streamEnd = streamLength();
+  Place place = placeOf(min(first, streamEnd - 1u));
+  int digit = place.digit;
+  uint bucketEnd = place.end;
+  uint block = blockHolding(place, 0u, uint(u_blocks) - 1u);
+  // The digit's mask in that block without the elements before first's (`local` of them).
+  uint local = place.target - (block == 0u ? place.offset : runningCount(digit, block - 1u));
+  uvec2 rest = digitMask(block, digit);
+  if (local > 0u) {
+    uint lowCount = bitCount32(rest.x);
+    uint bit = local - 1u < lowCount ? selectBit(rest.x, local - 1u) : 32u + selectBit(rest.y, local - 1u - lowCount);
+    rest = bit < 32u ? uvec2(rest.x & ~((2u << bit) - 1u), rest.y) : uvec2(0u, rest.y & ~((2u << (bit - 32u)) - 1u));
+  }
+  // The next 7 blocks' masks, fetched together.
+  uvec2 q1 = maskAfter(block, 1u), q2 = maskAfter(block, 2u), q3 = maskAfter(block, 3u), q4 = maskAfter(block, 4u);
+  uvec2 q5 = maskAfter(block, 5u), q6 = maskAfter(block, 6u), q7 = maskAfter(block, 7u);
+  bool irregular = false;
+  uvec4 t0, t1, t2, t3, t4, t5, t6, t7;
+  TEXEL(0, t0)
+  TEXEL(1, t1)
+  TEXEL(2, t2)
+  TEXEL(3, t3)
+#if ATTACHMENTS == 8
+  TEXEL(4, t4)
+  TEXEL(5, t5)
+  TEXEL(6, t6)
+  TEXEL(7, t7)
+#endif
+  if (irregular) {
+    // A digit changes among these outputs, or its elements are sparse here: each output searched
+    // for alone, in one loop; output k's position goes into its lane by a comparison per lane (a
+    // local array indexed by k would leave the registers).
+    t0 = uvec4(0u); t1 = uvec4(0u); t2 = uvec4(0u); t3 = uvec4(0u);
+    t4 = uvec4(0u); t5 = uvec4(0u); t6 = uvec4(0u); t7 = uvec4(0u);
+    for (uint k = 0u; k < uint(RANKS); ++k) {
+      uint p = first + k;
+      uvec4 at = (p < streamEnd ? elementMovingTo(p) : 0u) * uvec4(equal(uvec4(k & 3u), uvec4(0u, 1u, 2u, 3u)));
+      uint texel = k >> 2;
+      t0 += texel == 0u ? at : uvec4(0u);
+      t1 += texel == 1u ? at : uvec4(0u);
+      t2 += texel == 2u ? at : uvec4(0u);
+      t3 += texel == 3u ? at : uvec4(0u);
+      t4 += texel == 4u ? at : uvec4(0u);
+      t5 += texel == 5u ? at : uvec4(0u);
+      t6 += texel == 6u ? at : uvec4(0u);
+      t7 += texel == 7u ? at : uvec4(0u);
+    }
+  }
+  // Fragment outputs take constant indices only (no loop, even an unrolled one, in ANGLE).
+  outPositions[0] = t0;
+  outPositions[1] = t1;
+  outPositions[2] = t2;
+  outPositions[3] = t3;
+#if ATTACHMENTS == 8
+  outPositions[4] = t4;
+  outPositions[5] = t5;
+  outPositions[6] = t6;
+  outPositions[7] = t7;
+#endif
+}
