@@ -7,8 +7,8 @@
 // 3. the output's padding (the rows past the count) is written 0 (zero-padding.ts);
 // 4. where a pass writes 4 or more attachments, glsl/bitmask-select.frag finds the input positions
 //    of 4 × attachments consecutive ranks per fragment (one binary search, then a walk along the
-//    words) and glsl/bitmask-gather.frag reads one position per output element: H100 egl, 2^24 at
-//    50 %, 4.45 ms against 5.20 with the search per element below (bench/lanes-probe.ts);
+//    words) and glsl/bitmask-gather.frag reads one position per output element: H200 egl, 2^24 at
+//    50 %, 4.44-4.51 ms against 5.16-5.22 with the search per element below (bench/lanes-probe.ts);
 //    else glsl/bitmask-directory.frag notes the word holding every 32nd kept element (a binary
 //    search each), then glsl/bitmask-gather.frag writes output element j: from its directory entry a
 //    short gallop and search over the counts find the word holding the kept element of rank j, a
@@ -73,7 +73,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
     // Padding past the count must read 0: written first, then the kept elements where they land.
     zeroPadding(gpu, output, count);
     const select = !direct && BITMASK_SHAPE.select && gpu.drawBuffers >= 4;
-    let directoryUniforms = {};
+    let findUniforms = {};
     if (select) {
       // The input positions of RANKS consecutive ranks per texel (bitmask-select.frag).
       const attachments = Math.min(gpu.drawBuffers, BITMASK_SHAPE.selectAttachments);
@@ -87,7 +87,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
         defines: { COUNT_SHIFT: Math.log2(ranks), ATTACHMENTS: attachments },
       });
       gpu.pass(selectProgram, positionsTarget, { ...wordUniforms, u_top: count.texture, u_widthLog2: positions.widthLog2, u_height: positions.height });
-      directoryUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
+      findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
     } else if (!direct) {
       // Only the entries for ranks below the count are drawn (kept-rows.vert, COUNT_SHIFT).
       const directory = compactLayoutFor(Math.ceil(layout.capacity / 2 ** DIRECTORY_SHIFT), plan.maxTextureSize);
@@ -99,7 +99,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
         defines: { COUNT_SHIFT: DIRECTORY_SHIFT, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
       });
       gpu.pass(directoryProgram, directoryTarget, { ...wordUniforms, u_top: count.texture, u_widthLog2: directory.widthLog2, u_height: directory.height });
-      directoryUniforms = { u_directory: directoryTarget.texture, u_directoryWidthLog2: directory.widthLog2 };
+      findUniforms = { u_directory: directoryTarget.texture, u_directoryWidthLog2: directory.widthLog2 };
     }
     const gather = gpu.program({
       name: 'kept-rows.vert+bitmask-gather.frag',
@@ -113,7 +113,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
       u_top: count.texture,
       u_height: layout.height,
       ...wordUniforms,
-      ...directoryUniforms,
+      ...findUniforms,
       u_values: stream.target.texture,
       u_widthLog2: layout.widthLog2,
     });
