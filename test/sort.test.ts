@@ -183,6 +183,12 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       const sorted = engine!.sort(negative.stream);
       expectSameBits(await sorted.keys.read(), Int32Array.from(Array.from(source).filter((v) => v <= -1).sort((a, b) => a - b)));
       for (const r of [sorted, negative]) r.dispose();
+      // A length of 0 known only on the GPU: every output past it, the select pass's search clamped.
+      const none = engine!.compact(stream, { keep: { lessEqual: -5000 } });
+      const sortedNone = engine!.sort(none.stream, { values: none.stream });
+      expect((await sortedNone.keys.read()).length).toBe(0);
+      expect((await sortedNone.values!.read()).length).toBe(0);
+      for (const r of [sortedNone, none]) r.dispose();
       stream.dispose();
     } finally {
       restoreDrawBuffers(engine!);
