@@ -93,7 +93,8 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const masksProgram = gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: common });
   const select = SORT_SELECT.enabled && gpu.drawBuffers >= 4;
   const attachments = gpu.drawBuffers;
-  const positions = compactLayoutFor(Math.ceil(capacity / (4 * attachments)), maxTextureSize);
+  // The select pass's input positions: 4 × attachments outputs per texel of each layer.
+  const positions = select ? compactLayoutFor(Math.ceil(capacity / (4 * attachments)), maxTextureSize) : undefined;
   const directoryProgram = large && !select ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
   const digits = Math.ceil(plan.bits / digitBits);
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
@@ -118,19 +119,19 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
         const masksUniforms = { u_masks: digitMasks.texture, u_masksWidthLog2: masks.widthLog2 };
         const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, blockCount, masksUniforms, length, maxTextureSize }));
         const rankUniforms = { u_ranks: ranks.texture, u_ranksWidthLog2: counts.widthLog2, u_blocks: blockCount, ...length };
-        let directoryUniforms = {};
-        if (select) {
+        let findUniforms = {};
+        if (positions) {
           const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
           const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...common, ATTACHMENTS: attachments } });
           gpu.pass(selectProgram, positionsTarget, { ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: positions.widthLog2 });
-          directoryUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
+          findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
         } else if (directoryProgram) {
           const entries = scope.target(directory.width, directory.height, COUNT_FORMAT);
           gpu.pass(directoryProgram, entries, { ...rankUniforms, u_directoryWidthLog2: directory.widthLog2 });
-          directoryUniforms = { u_directory: entries.texture, u_directoryWidthLog2: directory.widthLog2 };
+          findUniforms = { u_directory: entries.texture, u_directoryWidthLog2: directory.widthLog2 };
         }
         const moved = scope.target(width, height, digit === digits - 1 ? COUNT_FORMAT : PAIR_FORMAT);
-        gpu.pass(moveProgram, moved, { ...elements, ...masksUniforms, ...rankUniforms, ...directoryUniforms });
+        gpu.pass(moveProgram, moved, { ...elements, ...masksUniforms, ...rankUniforms, ...findUniforms });
         return scope.keep(moved);
       });
       current?.free();
