@@ -2,8 +2,11 @@
 // Discriminator packed FLAGS_PER_TEXEL (8 or 32) to a texel (src/compact/bitmask.ts): texel t's
 // bit k says whether element FLAGS_PER_TEXEL * t + k is kept. For large streams 8, and
 // bitmask-pack-words.frag joins four texels into a 32-bit word: on the H200 a fragment reading 32
-// consecutive texels ran 5x slower than four fragments reading 8 each (each fetch instruction then
-// touches one cache line per fragment). Small streams write whole words here, a pass fewer.
+// consecutive texels ran 5x slower than four fragments reading 8 each, when the flags lay in rows as
+// wide as the texture (fragments side by side then read rows of the stream far apart). Row-aligned
+// (layout.ts#groupsLayout), whole words here cost the same at 2^24 and more at 2^22 (3.72 and 1.11 ms
+// against 3.72 and 1.02 per compaction), so large streams keep the packing. Small streams write
+// whole words here, a pass fewer.
 // Elements past the stream's length are padding and never kept. The keep test is generated from
 // the user's options into the marked line below (keep-function.ts).
 precision highp float;

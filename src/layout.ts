@@ -46,9 +46,10 @@ export function maxRowWidth(maxTextureSize: number): number {
 
 /**
  * The tallest stream under `maxTextureSize`. The texture limit caps it, and so do the helper
- * textures a stream's passes make: the largest holds one entry per 8 of its texels (keep flags of
- * the bitmask compaction, the first reduce of reduce-then-scan) in rows of MAX_BLOCK_SIZE, so a
- * stream may have at most 8 × MAX_BLOCK_SIZE × maxTextureSize texels. That binds only above 16384.
+ * textures a stream's passes make: the largest laid out in rows of MAX_BLOCK_SIZE holds one entry
+ * per 8 of its texels (the sort's digit masks; row-aligned ones, groupsLayout, are never taller than
+ * the stream), so a stream may have at most 8 × MAX_BLOCK_SIZE × maxTextureSize texels. That binds
+ * only above 16384.
  */
 export function maxStreamRows(maxTextureSize: number): number {
   return Math.min(maxTextureSize, Math.floor((8 * MAX_BLOCK_SIZE * maxTextureSize) / maxRowWidth(maxTextureSize)));
@@ -95,4 +96,24 @@ export function compactLayoutFor(length: number, maxTextureSize: number): Layout
   const height = Math.max(1, Math.ceil(length / width));
   if (height > maxTextureSize) throw new Error(`internal: helper stream of ${length} elements exceeds the texture limit ${maxTextureSize}`);
   return { length, width, height, widthLog2: log2Exact(width), capacity: width * height };
+}
+
+/**
+ * Where a scan's groups of 2^groupLog2 consecutive entries lie (one texel each: their sums, or
+ * their lanes), for a level whose entries sit in rows of 2^levelWidthLog2: the groups of one row
+ * of entries in one row of texels, rows 2^groupLog2 times narrower (at least one texel wide), so
+ * that neighbouring fragments read neighbouring rows of entries. With rows as wide as the texture
+ * allows, fragments side by side read groups that lie rows apart: on the H200 the level-0 up pass
+ * of reduce-then-scan over 2^24 elements took 2.9-3.0 ms that way against 1.20 ms (what writing its
+ * lanes costs), and its way down 2.31 against 1.63 (bench/scan-floor-probe.ts; docs/performance.md
+ * "Row-aligned groups"). The height never exceeds the level's. `minWidth` (a power of two): rows at
+ * least that wide, or one row holding them all, where a shader needs a group of the next level in
+ * one row.
+ */
+export function groupsLayout(count: number, levelWidthLog2: number, groupLog2: number, minWidth = 1): Layout {
+  const length = Math.ceil(count / 2 ** groupLog2);
+  const widthLog2 = Math.max(levelWidthLog2 - groupLog2, log2Exact(Math.min(nextPowerOfTwo(length), minWidth)));
+  const width = 2 ** widthLog2;
+  const height = Math.max(1, Math.ceil(length / width));
+  return { length, width, height, widthLog2, capacity: width * height };
 }

@@ -6,7 +6,7 @@
 // writes 4 or more attachments, a select pass (glsl/radix-select.frag) places 4 × attachments
 // consecutive outputs per fragment (one search, then a walk along the digit's masks) and every output
 // position fetches the pair at the position found (glsl/radix-move.frag, POSITIONS); H200 egl, 2^22
-// uint32 keys + values: 37.1 -> 31.7 ms. Otherwise a directory notes the block of every
+// uint32 keys + values: 37.1 -> 31.7 ms (26.1 with row-aligned helper textures). Otherwise a directory notes the block of every
 // 2^SORT_DIRECTORY.shift-th output (glsl/radix-directory.frag: a binary search over the blocks each),
 // and every output position finds the element that moves there (glsl/radix-move.frag: a gallop from
 // its directory entry to the block, then the set bit of the right rank in the block's mask) and
@@ -24,7 +24,7 @@ import radixMove from '../glsl/radix-move.frag';
 import radixSelect from '../glsl/radix-select.frag';
 import { gather } from './gather.js';
 import type { Gpu } from './gpu.js';
-import { compactLayoutFor, type Layout } from './layout.js';
+import { compactLayoutFor, groupsLayout, log2Exact, type Layout } from './layout.js';
 import type { RenderTarget } from './render-target.js';
 import { defaultScan, scanAlgorithms, type ScanAlgorithmEntry } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
@@ -81,20 +81,24 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   };
   const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
   const blockCount = Math.ceil(capacity / 2 ** BLOCK_LOG2);
+  // The digits packed 128 / digitBits to a texel (a block of 64 in digitBits / 2 texels), the
+  // directory and the select's positions: each texel stands for a run of consecutive elements (or
+  // outputs), row-aligned so that a row of fragments reads one row of the keys
+  // (layout.ts#groupsLayout; H200 egl, 2^22 uint32 keys + values: the digits passes 6.48 -> 2.11 ms,
+  // the moves 10.3 -> 9.0). The masks and the counts keep rows as wide as allowed: the select walks
+  // along consecutive blocks (row-aligned, they were slower: 8.2 -> 9.7 ms), and the counts' quads
+  // follow one another (rows of up to 2048: the summing tree adds its groups along a row).
+  const packed = groupsLayout(capacity, widthLog2, log2Exact(128 / digitBits));
   const masks = compactLayoutFor(blockCount << pairsLog2, maxTextureSize);
-  // The digits packed 128 / digitBits to a texel: a block of 64 in digitBits / 2 texels.
-  const packed = compactLayoutFor((blockCount * digitBits) / 2, maxTextureSize);
-  // One count texel per block and quad, the quads one after another (rows of up to 2048: the scans'
-  // groups must lie within a row).
   const counts = compactLayoutFor(blockCount * quads, maxTextureSize);
   const scanEntry = scanAlgorithms[defaultScan(undefined, counts.width * counts.height, gpu.drawBuffers)] as ScanAlgorithmEntry;
-  const directory = compactLayoutFor(Math.ceil(capacity / 2 ** directoryShift), maxTextureSize);
+  const directory = groupsLayout(capacity, widthLog2, directoryShift);
   const countsProgram = gpu.program({ name: 'radix-block-counts.frag', fragment: radixBlockCounts, defines: common });
   const masksProgram = gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: common });
   const select = SORT_SELECT.enabled && gpu.drawBuffers >= 4;
   const attachments = gpu.drawBuffers;
   // The select pass's input positions: 4 × attachments outputs per texel of each layer.
-  const positions = select ? compactLayoutFor(Math.ceil(capacity / (4 * attachments)), maxTextureSize) : undefined;
+  const positions = select ? groupsLayout(capacity, widthLog2, log2Exact(4 * attachments)) : undefined;
   const directoryProgram = large && !select ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
   const digits = Math.ceil(plan.bits / digitBits);
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the

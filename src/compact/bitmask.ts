@@ -8,7 +8,8 @@
 // 4. where a pass writes 4 or more attachments, glsl/bitmask-select.frag finds the input positions
 //    of 4 × attachments consecutive ranks per fragment (one binary search, then a walk along the
 //    words) and glsl/bitmask-gather.frag reads one position per output element: H200 egl, 2^24 at
-//    50 %, 4.44-4.51 ms against 5.16-5.22 with the search per element below (bench/lanes-probe.ts);
+//    50 %, 4.44-4.51 ms against 5.16-5.22 with the search per element below (bench/lanes-probe.ts;
+//    3.72-3.76 since the helper textures are row-aligned, layout.ts#groupsLayout);
 //    else glsl/bitmask-directory.frag notes the word holding every 32nd kept element (a binary
 //    search each), then glsl/bitmask-gather.frag writes output element j: from its directory entry a
 //    short gallop and search over the counts find the word holding the kept element of rank j, a
@@ -22,8 +23,9 @@ import bitmaskPackWords from '../../glsl/bitmask-pack-words.frag';
 import bitmaskSelect from '../../glsl/bitmask-select.frag';
 import keptRows from '../../glsl/kept-rows.vert';
 import { copyTexel } from '../copy-texel.js';
-import { compactLayoutFor } from '../layout.js';
+import { groupsLayout } from '../layout.js';
 import { reduceThenScan, WHOLE_STREAM } from '../scan/reduce-then-scan.js';
+import { SUMMING_TREE_ROW } from '../scan/summing-tree.js';
 import { COUNT_FORMAT, texelFormats } from '../texel-format.js';
 import { keepFlagsPass, keepFlagsProgram } from './keep-flags.js';
 import { keepPasses } from './keep-passes.js';
@@ -42,10 +44,13 @@ export const BITMASK_SHAPE = { directoryShift: 5, directWordsUpTo: 2 ** 13, sele
 
 export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
   const { layout } = stream;
-  const words = compactLayoutFor(layout.capacity / 32, plan.maxTextureSize);
+  // Each helper texel stands for a run of consecutive elements (or ranks): row-aligned, so a row of
+  // fragments reads one row of the stream (layout.ts#groupsLayout).
+  // The words are scanned: rows wide enough for the summing tree where that scans them.
+  const words = groupsLayout(layout.capacity, layout.widthLog2, 5, SUMMING_TREE_ROW);
   const direct = words.length <= BITMASK_SHAPE.directWordsUpTo;
   const flagsPerTexel = direct ? 32 : 8;
-  const flags = compactLayoutFor(layout.capacity / flagsPerTexel, plan.maxTextureSize);
+  const flags = direct ? words : groupsLayout(layout.capacity, layout.widthLog2, 3);
   const keepProgram = keepFlagsProgram(gpu, stream, plan.keep, 'kept', { pass: keepPasses.bitmask, defines: { FLAGS_PER_TEXEL: flagsPerTexel } });
   const DIRECTORY_SHIFT = BITMASK_SHAPE.directoryShift;
   return gpu.scope((scope) => {
@@ -78,7 +83,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
       // The input positions of RANKS consecutive ranks per texel (bitmask-select.frag).
       const attachments = Math.min(gpu.drawBuffers, BITMASK_SHAPE.selectAttachments);
       const ranks = 4 * attachments;
-      const positions = compactLayoutFor(Math.ceil(layout.capacity / ranks), plan.maxTextureSize);
+      const positions = groupsLayout(layout.capacity, layout.widthLog2, Math.log2(ranks));
       const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
       const selectProgram = gpu.program({
         name: 'kept-rows.vert+bitmask-select.frag',
@@ -90,7 +95,7 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
       findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
     } else if (!direct) {
       // Only the entries for ranks below the count are drawn (kept-rows.vert, COUNT_SHIFT).
-      const directory = compactLayoutFor(Math.ceil(layout.capacity / 2 ** DIRECTORY_SHIFT), plan.maxTextureSize);
+      const directory = groupsLayout(layout.capacity, layout.widthLog2, DIRECTORY_SHIFT);
       const directoryTarget = scope.target(directory.width, directory.height);
       const directoryProgram = gpu.program({
         name: 'kept-rows.vert+bitmask-directory.frag',

@@ -54,8 +54,8 @@ export const REDUCE_THEN_SCAN_UP_TO = 2 ** 21;
  * Default scan for a block size (undefined: a scan over the whole stream of `texels` texels) on a
  * context writing `drawBuffers` attachments per pass. Whole streams with 4 or more: reduce-then-scan
  * at every size (its lanes, reduce-then-scan.ts; issue 23, an H100 on headless-gl egl with 8: 2^22
- * 1.46 ms vs Blelloch 1.55, 2^24 5.37-5.46 vs 5.25 in 9-11 passes instead of 49; llvmpipe with 8,
- * 2^22: 31.6 ms vs 84.5). With one (headless-gl): reduce-then-scan up to REDUCE_THEN_SCAN_UP_TO texels, Blelloch above, measured on
+ * 1.46 ms vs Blelloch 1.55, 2^24 5.37-5.46 vs 5.25 in 9-11 passes instead of 49; with row-aligned
+ * groups on an H200, 2^22 0.89 vs 1.51, 2^24 3.15 vs 5.27; llvmpipe with 8, 2^22: 31.6 ms vs 84.5). With one (headless-gl): reduce-then-scan up to REDUCE_THEN_SCAN_UP_TO texels, Blelloch above, measured on
  * the H200 (egl, per call in batches; 2^16 / 2^20 / 2^22 / 2^24: reduce-then-scan 0.28 / 0.75 /
  * 2.25 / 7.4 ms, Blelloch 0.74 / 1.38 / 1.48 / 5.28; on llvmpipe reduce-then-scan wins up to 2^19 only: 2^19 40 vs 48 ms, 2^20 126 vs 95). Blocks:
  * Blelloch's work-efficient tree, except in blocks of 16, where recursive doubling's few passes win,

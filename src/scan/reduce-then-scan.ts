@@ -14,7 +14,8 @@
 // write of the level (on an H100, 8 layers of 32 elements per fragment cost what a copy pass of the
 // same bytes costs: 1.22 ms at 2^24; writes are bound by bytes, not fragments), but the way down then
 // fetches twice per element: 2^22 1.46 ms against 2.18, 2^24 5.6 against 7.4 (docs/performance.md
-// "Issue 23"). WebGL2 promises 4 draw buffers; the engine probes for 8 (capabilities.ts) and takes 4
+// "Issue 23"). Each level's groups lie row-aligned (layout.ts#groupsLayout): H200 2^24 5.42 -> 3.15
+// ms, 2^22 1.37 -> 0.89 ("Row-aligned groups"). WebGL2 promises 4 draw buffers; the engine probes for 8 (capabilities.ts) and takes 4
 // where it must: the lanes are 16 per group there. Small scans keep the summing tree (LANES_SHAPE).
 //
 // Segmented scans (blocks of 2^segmentLog2, row-aligned) run the same tree: where a segment is
@@ -22,7 +23,7 @@
 import scanLanesDown from '../../glsl/scan-lanes-down.frag';
 import scanLanesUp from '../../glsl/scan-lanes-up.frag';
 import type { Gpu } from '../gpu.js';
-import { log2Exact, maxRowWidth, nextPowerOfTwo, type Layout } from '../layout.js';
+import { groupsLayout, log2Exact } from '../layout.js';
 import type { RenderTarget } from '../render-target.js';
 import { COUNT_FORMAT, texelFormats, type TexelFormat } from '../texel-format.js';
 import type { BlockScan, BlockScanInput } from './block-scan.js';
@@ -53,7 +54,8 @@ export function laneShape(attachments: number, components: 1 | 4): LaneShape {
  * texels, the summing tree below. Measured on an H100 (headless-gl egl with bench/gpu's shim, per
  * call in batches of 10; bench/results/issue-23/): 2, 4 or 8 attachments at level 0 were within
  * 5 % of each other at 2^18–2^24; lanes against the summing tree: 2^18 0.39–0.56 vs 0.26 ms, 2^20
- * 0.48 vs 0.66, 2^22 1.46 vs 2.18, 2^24 5.6 vs 7.4.
+ * 0.48 vs 0.66, 2^22 1.46 vs 2.18, 2^24 5.6 vs 7.4 (both before their groups were row-aligned; after,
+ * on an H200: 2^20 0.35 vs 0.49, 2^22 0.89 vs 1.63, 2^24 3.15 vs 6.11).
  */
 export const LANES_SHAPE = { bottom: 8, above: 8, aboveTexels: 2 ** 19 };
 
@@ -92,14 +94,6 @@ interface Scanned {
   groupLanes: number;
 }
 
-/** Row-major texels for `count` entries in rows of a power of two, as wide as the limit allows. */
-function helperLayout(count: number, maxTextureSize: number): Layout {
-  const width = Math.min(nextPowerOfTwo(Math.max(count, 1)), maxRowWidth(maxTextureSize));
-  const height = Math.max(1, Math.ceil(count / width));
-  if (height > maxTextureSize) throw new Error(`internal: ${count} scan entries exceed the texture limit ${maxTextureSize}`);
-  return { length: count, width, height, widthLog2: log2Exact(width), capacity: width * height };
-}
-
 /** `${2^bits - 1}u` for a shader's segment mask; all ones for a segment of 2^32 or more. */
 function segmentMask(bits: number): string {
   return bits >= 32 ? '0xffffffffu' : `${2 ** bits - 1}u`;
@@ -125,7 +119,7 @@ function lanesScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): R
       const shape = levelShape(depth, gpu.drawBuffers, components);
       const lanesLog2 = log2Exact(shape.lanes);
       const laneDefines = { ATTACHMENTS: shape.attachments, LANES_PER_TEXEL: shape.lanesPerTexel, FLOAT_VALUES: options.floatValues };
-      const groups = helperLayout(Math.ceil(level.count / shape.lanes), gpu.maxTextureSize);
+      const groups = groupsLayout(level.count, level.source.widthLog2, lanesLog2);
       const lanes = scope.target(groups.width, groups.height, LANES_FORMAT, shape.attachments);
       const top = segmentLog2 <= lanesLog2 || level.count <= shape.lanes;
       gpu.pass(gpu.program({
@@ -153,7 +147,12 @@ function lanesScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): R
 
       const last = depth === 0;
       const mas = last && options.maxAllowableSize === true;
-      const layout = last ? { width: input.width, height: input.height, widthLog2: log2Exact(input.width) } : helperLayout(level.count, gpu.maxTextureSize);
+      // A level above 0 is scanned into the layout of its entries (the groups of the level below),
+      // so that the level below finds its group's prefix in the row it reads its lanes from.
+      const entriesWidth = 2 ** level.source.widthLog2;
+      const layout = last
+        ? { width: input.width, height: input.height, widthLog2: log2Exact(input.width) }
+        : { width: entriesWidth, height: Math.ceil(level.count / entriesWidth), widthLog2: level.source.widthLog2 };
       const output = last ? scope.target(input.width, input.height, format) : scope.target(layout.width, layout.height, format);
       gpu.pass(gpu.program({
         name: 'scan-lanes-down.frag',

@@ -13,7 +13,7 @@
 import treeScanDown from '../../glsl/tree-scan-down.frag';
 import treeScanReduce from '../../glsl/tree-scan-reduce.frag';
 import type { Gpu } from '../gpu.js';
-import { compactLayoutFor, log2Exact } from '../layout.js';
+import { groupsLayout, log2Exact } from '../layout.js';
 import type { RenderTarget } from '../render-target.js';
 import { COUNT_FORMAT } from '../texel-format.js';
 import type { BlockScanInput } from './block-scan.js';
@@ -37,6 +37,13 @@ export interface TreeShape {
  * (each fetch waiting for the one before) had made it 1.5-2x slower (tuning-run1).
  */
 export const TREE_SHAPE: Readonly<TreeShape> = { bottomFanIn: 8, fanIn: 64, topEntries: 256 };
+
+/**
+ * Rows the summing tree needs of a level it scans: a group added along one row, and a level short
+ * enough for the top pass in one row. A level whose rows are at least this wide (or that is one
+ * row) has both; inputs laid out by layout.ts#groupsLayout take it as their `minWidth`.
+ */
+export const SUMMING_TREE_ROW = Math.max(TREE_SHAPE.fanIn, TREE_SHAPE.topEntries);
 
 /** One level of the tree: its entries in a row-major texture of power-of-two width. */
 interface Level {
@@ -91,9 +98,10 @@ export function summingTreeScan(gpu: Gpu, input: BlockScanInput, options: TreeSc
         return down(undefined, Math.min(segmentLog2, log2Exact(shape.topEntries)));
       }
       // Sum groups of fanIn into the level above, scan that one (exclusive), then come back down.
-      // Levels above the input are at most 2048 wide and hold at most 1/8 of its entries, which
-      // layout.ts#maxStreamRows keeps within the texture limit.
-      const sumsLayout = compactLayoutFor(Math.ceil(level.count / fanIn), gpu.maxTextureSize);
+      // The groups of a row of entries are a row of the level above (layout.ts#groupsLayout): no
+      // taller than this level, so within the texture limit. Its rows hold whole groups of its own
+      // (the shaders add a group along a row): at least a fan-in or a top level wide.
+      const sumsLayout = groupsLayout(level.count, level.widthLog2, fanInLog2, SUMMING_TREE_ROW);
       const sums = scope.target(sumsLayout.width, sumsLayout.height, format);
       gpu.pass(gpu.program({ name: 'tree-scan-reduce.frag', fragment: treeScanReduce, defines: { ...defines, FAN_IN: fanIn } }), sums, {
         u_below: level.texture,
