@@ -154,6 +154,12 @@ for (const log2n of sizes) {
     await scanCase(`scan, reduce-then-scan, lanes (${bottom} at level 0, ${drawBuffers} above)`, { algorithm: 'reduce-then-scan' }, drawBuffers);
     await compactCase(`compact 50 %, bitmask, lanes (${bottom}/${drawBuffers})`, drawBuffers);
     await withoutSelect(() => compactCase(`compact 50 %, bitmask without select, lanes (${bottom}/${drawBuffers})`, drawBuffers));
+    BITMASK_SHAPE.paddingInOutput = !BITMASK_SHAPE.paddingInOutput;
+    await compactCase(`compact 50 %, bitmask, padding ${BITMASK_SHAPE.paddingInOutput ? 'written by the output pass' : 'in its own pass'}, lanes (${bottom}/${drawBuffers})`, drawBuffers);
+    BITMASK_SHAPE.paddingInOutput = !BITMASK_SHAPE.paddingInOutput;
+    BITMASK_SHAPE.selectValues = !BITMASK_SHAPE.selectValues;
+    await compactCase(`compact 50 %, bitmask, select writes ${BITMASK_SHAPE.selectValues ? 'values' : 'positions'}, lanes (${bottom}/${drawBuffers})`, drawBuffers);
+    BITMASK_SHAPE.selectValues = !BITMASK_SHAPE.selectValues;
     if (drawBuffers === 8) {
       BITMASK_SHAPE.selectAttachments = 4;
       await compactCase(`compact 50 %, bitmask, select of 16, lanes (${bottom}/${drawBuffers})`, drawBuffers);
@@ -166,6 +172,9 @@ for (const log2n of sizes) {
   await scanCase('scan, blelloch', { algorithm: 'blelloch' }, drawBuffers);
 
   await compactCase('compact 50 %, bitmask, summing tree (1)', 1);
+  BITMASK_SHAPE.paddingInOutput = !BITMASK_SHAPE.paddingInOutput;
+  await compactCase(`compact 50 %, bitmask, summing tree (1), padding ${BITMASK_SHAPE.paddingInOutput ? 'written by the output pass' : 'in its own pass'}`, 1);
+  BITMASK_SHAPE.paddingInOutput = !BITMASK_SHAPE.paddingInOutput;
   {
     // The default compaction and a read of the kept values into a reused array (awaited each time).
     const into = new Uint32Array(n);
@@ -199,6 +208,12 @@ for (const log2n of sizes) {
     };
     profileOf('scan', () => engine.scan(stream, { algorithm: 'reduce-then-scan' }).dispose());
     profileOf('compact', () => engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose());
+    BITMASK_SHAPE.paddingInOutput = !BITMASK_SHAPE.paddingInOutput;
+    profileOf(`compact, padding ${BITMASK_SHAPE.paddingInOutput ? 'written by the output pass' : 'in its own pass'}`, () => engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose());
+    BITMASK_SHAPE.paddingInOutput = !BITMASK_SHAPE.paddingInOutput;
+    BITMASK_SHAPE.selectValues = !BITMASK_SHAPE.selectValues;
+    profileOf(`compact, select writes ${BITMASK_SHAPE.selectValues ? 'values' : 'positions'}`, () => engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose());
+    BITMASK_SHAPE.selectValues = !BITMASK_SHAPE.selectValues;
     await withoutSelect(async () => profileOf('compact without select', () => engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose()));
   }
   stream.dispose();

@@ -42,7 +42,12 @@ void main() {
 #ifdef POSITIONS
   uint lane = j % uint(RANKS);
   uvec4 positions = texelFetch(u_positions, ivec3(texelOf(j / uint(RANKS), uint(u_positionsWidthLog2)), int(lane / 4u)), 0);
+#ifdef SELECTED_ELEMENTS
+  // The select wrote the element itself: its value (one component), or with OUTPUT_INDICES its position.
+  outValue = uvec4(positions[lane % 4u]);
+#else
   outValue = compactedElement(texelOf(positions[lane % 4u], uint(u_widthLog2)));
+#endif
 #else
   uint last = uint(u_wordCount) - 1u;
 #ifdef DIRECTORY

@@ -6,6 +6,9 @@
 // (bitmask-gather.frag, POSITIONS) instead of searching the words' counts for it. One binary search
 // finds the word holding the first rank; the next ranks follow by clearing the lowest set bit and
 // moving on to the next word when one runs out: one search per RANKS elements, not one each.
+// SELECTED_VALUES (one-component streams): the values at those positions instead, fetched here
+// together, so that the output pass copies a lane rather than fetching a position and then the
+// value at it.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -19,6 +22,17 @@ precision highp usampler2D;
 uniform int u_widthLog2;   // this pass's texels: one per RANKS ranks
 flat in uint v_keptCount;  // kept-rows.vert
 layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
+
+#ifdef SELECTED_VALUES
+uniform usampler2D u_values;
+uniform int u_valuesWidthLog2;
+
+uvec4 valuesAt(uvec4 positions) {
+  uint widthLog2 = uint(u_valuesWidthLog2);
+  return uvec4(texelFetch(u_values, texelOf(positions.x, widthLog2), 0).r, texelFetch(u_values, texelOf(positions.y, widthLog2), 0).r,
+               texelFetch(u_values, texelOf(positions.z, widthLog2), 0).r, texelFetch(u_values, texelOf(positions.w, widthLog2), 0).r);
+}
+#endif
 
 // Rank `first + k`: the next set bit of `rest`, moving on to the next word when it is empty. One
 // step only: a second empty word in a row marks the fragment `sparse` (its positions are then wrong
@@ -83,6 +97,13 @@ void main() {
       k += 1u;
     }
   }
+#ifdef SELECTED_VALUES
+  // Ranks past the count have position 0: the output pass writes 0 there, whatever their lanes hold.
+  t0 = valuesAt(t0); t1 = valuesAt(t1); t2 = valuesAt(t2); t3 = valuesAt(t3);
+#if ATTACHMENTS == 8
+  t4 = valuesAt(t4); t5 = valuesAt(t5); t6 = valuesAt(t6); t7 = valuesAt(t7);
+#endif
+#endif
   // Fragment outputs take constant indices only (no loop, even an unrolled one, in ANGLE).
   outPositions[0] = t0;
   outPositions[1] = t1;

@@ -11,15 +11,28 @@ import type { Engine } from '../src/index.js';
 import { engineWithDrawBuffers, expectSameBits, restoreDrawBuffers } from './support/engine.js';
 import { random } from './support/reference.js';
 
-const defaultDirectWords = BITMASK_SHAPE.directWordsUpTo;
+const defaults = { ...BITMASK_SHAPE };
 afterEach(() => {
-  BITMASK_SHAPE.directWordsUpTo = defaultDirectWords;
+  Object.assign(BITMASK_SHAPE, defaults);
 });
 
+/**
+ * Attachments per pass; whether the select pass writes one-component values (else positions, which
+ * the output pass then reads the value at); whether the output pass writes the padding (else a pass
+ * of its own does, first).
+ */
+const forms = [
+  [1, true, true],
+  [1, true, false],
+  [4, true, true],
+  [8, true, true],
+  [8, false, false],
+] as const;
+
 /** The engine with `drawBuffers` attachments per pass and no small-stream shortcut; undefined where the context has fewer. */
-async function engineWith(drawBuffers: 1 | 4 | 8): Promise<Engine | undefined> {
+async function engineWith(drawBuffers: 1 | 4 | 8, selectValues: boolean, paddingInOutput: boolean): Promise<Engine | undefined> {
   const engine = await engineWithDrawBuffers(drawBuffers);
-  if (engine) BITMASK_SHAPE.directWordsUpTo = 0;
+  if (engine) Object.assign(BITMASK_SHAPE, { directWordsUpTo: 0, selectValues, paddingInOutput });
   return engine;
 }
 
@@ -29,9 +42,9 @@ function flagsFor(n: number, keepOneIn: number, seed: number): Uint32Array {
   return Uint32Array.from({ length: n }, () => (keepOneIn > 0 && Math.floor(next() * keepOneIn) === 0 ? 1 : 0));
 }
 
-describe.each([1, 4, 8] as const)('bitmask compaction with %i attachment(s) per pass', (drawBuffers) => {
+describe.each(forms)('bitmask compaction with %i attachment(s) per pass, values selected: %s, padding by the output pass: %s', (drawBuffers, selectValues, paddingInOutput) => {
   it('values and indices at densities from 1 in 5000 to all, across word, fragment and row boundaries', async (context) => {
-    const engine = await engineWith(drawBuffers);
+    const engine = await engineWith(drawBuffers, selectValues, paddingInOutput);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     try {
       for (const n of [1, 31, 33, 1000, 2048 * 3 + 5, 2 ** 16 + 17]) {
@@ -60,7 +73,7 @@ describe.each([1, 4, 8] as const)('bitmask compaction with %i attachment(s) per 
   });
 
   it('4-component int32 and float32 streams with a keep test in GLSL', async (context) => {
-    const engine = await engineWith(drawBuffers);
+    const engine = await engineWith(drawBuffers, selectValues, paddingInOutput);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass`);
     try {
       const next = random(drawBuffers);

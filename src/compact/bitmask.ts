@@ -4,19 +4,21 @@
 //    32w + k kept): a 32nd of the texels the paper's flags take;
 // 2. a reduce-then-scan (scan/reduce-then-scan.ts) over the words' bit counts gives each word's
 //    inclusive kept count, whose last entry is the total (copied into the result's count texel);
-// 3. the output's padding (the rows past the count) is written 0 (zero-padding.ts);
-// 4. where a pass writes 4 or more attachments, glsl/bitmask-select.frag finds the input positions
+// 3. where a pass writes 4 or more attachments, glsl/bitmask-select.frag finds the input positions
 //    of 4 × attachments consecutive ranks per fragment (one binary search, then a walk along the
-//    words) and glsl/bitmask-gather.frag reads one position per output element: H200 egl, 2^24 at
-//    50 %, 4.44-4.51 ms against 5.16-5.22 with the search per element below (bench/lanes-probe.ts;
-//    3.72-3.76 since the helper textures are row-aligned, layout.ts#groupsLayout);
-//    else glsl/bitmask-directory.frag notes the word holding every 32nd kept element (a binary
-//    search each), then glsl/bitmask-gather.frag writes output element j: from its directory entry a
-//    short gallop and search over the counts find the word holding the kept element of rank j, a
-//    select within the word finds the element.
-// Step 4's passes are drawn over the rows holding kept elements only (kept-rows.vert). Passes: 13 at 2^22
-// and 2^24 (with one attachment 11 and 13), 7 at 2^16 (small streams skip the packing and step 4's
-// first pass, below).
+//    words) and writes them, or for one-component values the values at them, to the layers of a
+//    texture array; glsl/bitmask-gather.frag then reads one position (and the value there) or one
+//    value per output element. Else glsl/bitmask-directory.frag notes the word holding every 32nd
+//    kept element (a binary search each), then glsl/bitmask-gather.frag writes output element j:
+//    from its directory entry a short gallop and search over the counts find the word holding the
+//    kept element of rank j, a select within the word finds the element.
+// The output pass covers every row and writes 0 past the count (the padding); the select and the
+// directory cover the rows holding kept elements only (kept-rows.vert). H200 egl, 2^24 at 50 %
+// (bench/lanes-probe.ts; docs/performance.md, issue 23): 5.16-5.22 ms with the search per element,
+// 4.44-4.51 with the select, 3.72-3.76 with row-aligned helper textures (layout.ts#groupsLayout),
+// 3.55 with the values selected, 3.25 with the padding in the output pass (a pass of its own, after
+// the values: 3.57). Passes: 12 at 2^22 and 2^24 (with one attachment 10 and 12), 6 at 2^16 (small
+// streams skip the packing and the select or directory, below).
 import bitmaskGather from '../../glsl/bitmask-gather.frag';
 import bitmaskDirectory from '../../glsl/bitmask-directory.frag';
 import bitmaskPackWords from '../../glsl/bitmask-pack-words.frag';
@@ -40,7 +42,7 @@ import type { CompactionDriver } from './plan.js';
  * egl-after-16, egl-gallop-16). select: the select pass where 4+ attachments allow it (step 4 above;
  * off only to compare, in bench/lanes-probe.ts), writing at most selectAttachments layers.
  */
-export const BITMASK_SHAPE = { directoryShift: 5, directWordsUpTo: 2 ** 13, select: true, selectAttachments: 8 };
+export const BITMASK_SHAPE = { directoryShift: 5, directWordsUpTo: 2 ** 13, select: true, selectAttachments: 8, selectValues: true, paddingInOutput: true };
 
 export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
   const { layout } = stream;
@@ -75,9 +77,15 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
     const count = scope.own(copyTexel(gpu, prefix, words.length - 1, words.widthLog2));
     const wordUniforms = { u_words: wordTarget.texture, u_wordCounts: prefix.texture, u_wordCount: words.length, u_wordsWidthLog2: words.widthLog2 };
     const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
-    // Padding past the count must read 0: written first, then the kept elements where they land.
-    zeroPadding(gpu, output, count);
+    // Padding past the count must read 0: written by the output pass over every row, or first by
+    // its own pass, then the kept elements where they land.
+    const paddingInOutput = BITMASK_SHAPE.paddingInOutput;
+    if (!paddingInOutput) zeroPadding(gpu, output, count);
     const select = !direct && BITMASK_SHAPE.select && gpu.drawBuffers >= 4;
+    // One-component values are fetched by the select pass itself (bitmask-select.frag), and indices
+    // are its positions: the output pass then copies a lane.
+    const selectedValues = select && BITMASK_SHAPE.selectValues && !plan.outputIndices && stream.format.components === 1;
+    const selectedElements = selectedValues || (select && BITMASK_SHAPE.selectValues && plan.outputIndices);
     let findUniforms = {};
     if (select) {
       // The input positions of RANKS consecutive ranks per texel (bitmask-select.frag).
@@ -89,9 +97,15 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
         name: 'kept-rows.vert+bitmask-select.frag',
         vertex: keptRows,
         fragment: bitmaskSelect,
-        defines: { COUNT_SHIFT: Math.log2(ranks), ATTACHMENTS: attachments },
+        defines: { COUNT_SHIFT: Math.log2(ranks), ATTACHMENTS: attachments, SELECTED_VALUES: selectedValues },
       });
-      gpu.pass(selectProgram, positionsTarget, { ...wordUniforms, u_top: count.texture, u_widthLog2: positions.widthLog2, u_height: positions.height });
+      gpu.pass(selectProgram, positionsTarget, {
+        ...wordUniforms,
+        u_top: count.texture,
+        u_widthLog2: positions.widthLog2,
+        u_height: positions.height,
+        ...(selectedValues ? { u_values: stream.target.texture, u_valuesWidthLog2: layout.widthLog2 } : {}),
+      });
       findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
     } else if (!direct) {
       // Only the entries for ranks below the count are drawn (kept-rows.vert, COUNT_SHIFT).
@@ -110,9 +124,12 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
       name: 'kept-rows.vert+bitmask-gather.frag',
       vertex: keptRows,
       fragment: bitmaskGather,
-      defines: select
-        ? { OUTPUT_INDICES: plan.outputIndices, POSITIONS: true, ATTACHMENTS: Math.min(gpu.drawBuffers, BITMASK_SHAPE.selectAttachments) }
-        : { OUTPUT_INDICES: plan.outputIndices, DIRECTORY: !direct, DIRECTORY_SHIFT: DIRECTORY_SHIFT },
+      defines: {
+        ALL_ROWS: paddingInOutput,
+        ...(select
+          ? { OUTPUT_INDICES: plan.outputIndices, POSITIONS: true, SELECTED_ELEMENTS: selectedElements, ATTACHMENTS: Math.min(gpu.drawBuffers, BITMASK_SHAPE.selectAttachments) }
+          : { OUTPUT_INDICES: plan.outputIndices, DIRECTORY: !direct, DIRECTORY_SHIFT: DIRECTORY_SHIFT }),
+      },
     });
     gpu.pass(gather, output, {
       u_top: count.texture,
