@@ -43,6 +43,15 @@ const KEEP_DEFAULT_WITHIN = 1.1;
 /** auto leaves the size class's choice at a known density only for a path faster by more than this (the target ratio). */
 const SWITCH_AT_DENSITY = 1.15;
 
+/**
+ * tune(): calls whose issue (until they return to the caller) takes at least this share of their
+ * submit-to-done time less the fence's own wait block the thread (WebKitGTK); samples are then
+ * timed on the thread.
+ */
+const BLOCKING_SHARE = 0.7;
+/** tune(): the most time (ms) one sample of blocking calls keeps the thread: within a frame. */
+const TUNE_TASK_MS = 12;
+
 /** auto's paths at a counted density (undefined: the size class's choice). */
 interface DensityChoice { keep: CompactStats['algorithm'] | undefined; any: CompactStats['algorithm'] | undefined }
 
@@ -704,11 +713,34 @@ export class Engine {
         tiny.dispose();
       }
     }
-    profile.sampling = { timer: this.caps.timerQuery ? 'query' : 'fence', fenceFloorMs: fenceFloor, batches: {} };
+    // Do the calls block the thread? Asked once, of calls with work enough for a clock that ticks by
+    // whole milliseconds (WebKitGTK's and Firefox's here): a single call's issue time could not tell
+    // (Firefox's 0-1 ms read as blocking against a submit-to-done of ~0 after the floor).
+    let blockingCalls = false;
+    if (!this.caps.timerQuery) {
+      const probe = this.stream(new Uint32Array(Math.min(2 ** 16, Math.max(...sizes))));
+      try {
+        this.scan(probe).dispose(); // first use: compiles
+        await this.#gpuDone();
+        await nextTask();
+        const start = performance.now();
+        for (let k = 0; k < 4; k++) this.scan(probe).dispose();
+        const issued = performance.now() - start;
+        await this.#gpuDone();
+        const done = performance.now() - start - fenceFloor;
+        blockingCalls = issued >= 1 && issued >= BLOCKING_SHARE * done;
+      } finally {
+        probe.dispose();
+      }
+    }
+    profile.sampling = { timer: this.caps.timerQuery ? 'query' : 'fence', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
     /**
      * Median ms per call of `run`: GPU time by timer query, else submit-to-done by fence less the
      * fence's own wait. A sample is a batch of back-to-back calls (as an app makes them) long enough
      * to be timed (~2 ms of work, and at least twice the fence's wait; at most 16 calls), one batch per task.
+     * Where the calls block the thread (WebKitGTK: its GL calls return when the work is done, so a
+     * sample of 16 calls was one task of 81 ms), a sample is timed on the thread instead, with no
+     * fence and so no floor, and holds at most TUNE_TASK_MS of calls: every task stays within a frame.
      */
     const time = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string): Promise<number> => {
       const first = run(); // first use: fills the pool
@@ -719,10 +751,16 @@ export class Engine {
       await nextTask();
       const single = performance.now();
       run().dispose();
+      const issued = performance.now() - single;
       await this.#gpuDone();
       const one = Math.max(performance.now() - single - fenceFloor, 0.01);
-      const batch = Math.max(1, Math.min(16, Math.ceil(Math.max(2, 2 * fenceFloor) / one)));
-      (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one };
+      const blocking = blockingCalls;
+      // Blocking calls: as many as fit in TUNE_TASK_MS (the thread's clock may tick by whole
+      // milliseconds, as WebKitGTK's does: a sample of one or two calls could not rank paths).
+      const batch = blocking
+        ? Math.max(1, Math.min(16, Math.floor(TUNE_TASK_MS / Math.max(issued, 0.01))))
+        : Math.max(1, Math.min(16, Math.ceil(Math.max(2, 2 * fenceFloor) / one)));
+      (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, blocking };
       const times: number[] = [];
       for (let i = 0; i < repeats; i++) {
         await nextTask();
@@ -730,6 +768,12 @@ export class Engine {
         const start = performance.now();
         // Each result is disposed at once, as an app does after using it: its targets go back to the
         // pool for the next call (GL runs the queued passes in order, so reuse is safe).
+        if (blocking) {
+          for (let k = 0; k < batch; k++) run().dispose();
+          times.push((performance.now() - start) / batch);
+          await this.#gpuDone(); // whatever is left (little, where calls block), outside the sample
+          continue;
+        }
         const gpuMs = await this.gpuTime(() => {
           for (let k = 0; k < batch; k++) run().dispose();
         });

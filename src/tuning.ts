@@ -65,6 +65,11 @@ export interface TuneSampling {
   timer: 'query' | 'fence';
   /** The fence's own wait (ms), measured behind a call of almost no work and taken off every sample; 0 with a timer query. */
   fenceFloorMs: number;
+  /**
+   * Whether the context's calls block the thread (no timer query; four scans of up to 2^16
+   * elements took at least 70 % of their submit-to-done time to issue): samples then timed on the thread.
+   */
+  blockingCalls?: boolean;
   /** Per point (size class / density, or size class / scan) and path: how its samples were sized. */
   batches: Record<string, Record<string, TuneBatch>>;
 }
@@ -75,6 +80,10 @@ export interface TuneBatch {
   calls: number;
   /** One call's submit-to-done time less the fence floor (ms): what sized the sample. */
   oneCallMs: number;
+  /** One call's time on the thread until it returned (ms). */
+  issueMs?: number;
+  /** Timed on the thread (`TuneSampling.blockingCalls`), with no fence, in samples of at most 12 ms of calls. */
+  blocking?: boolean;
 }
 
 /** Options of `engine.tune()`; every one may be left out. */

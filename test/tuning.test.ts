@@ -14,6 +14,17 @@ describe('engine.tune()', () => {
     const before = engine.resources;
     const profile = await engine.tune({ sizes: [1000, 20_000], densities: [0.2, 0.8], repeats: 1 });
     expect(profile).toMatchObject({ format: 'glcompact-profile', version: ENGINE_VERSION, renderer: engine.caps.renderer });
+    // How samples were taken: without a timer query the engine asked whether its calls block the
+    // thread (WebKitGTK's do); samples of blocking calls hold at most 12 ms of calls (a frame).
+    const sampling = profile.sampling!;
+    expect(sampling.timer).toBe(engine.caps.timerQuery ? 'query' : 'fence');
+    if (!engine.caps.timerQuery) expect(typeof sampling.blockingCalls).toBe('boolean');
+    for (const batches of Object.values(sampling.batches)) {
+      for (const batch of Object.values(batches)) {
+        expect(batch.blocking).toBe(sampling.blockingCalls === true);
+        if (batch.blocking) expect(batch.calls === 1 || batch.calls * batch.issueMs! <= 12).toBe(true);
+      }
+    }
     const classes = Object.keys(profile.compact.keep).sort();
     expect(classes).toHaveLength(2);
     const ordered = ['bitmask', 'horn', 'horn-global', 'histopyramid'];
