@@ -658,8 +658,10 @@ export class Engine {
    * slower than another at the tuned density nearest the last one counted, it takes the faster one
    * (no read is added for this). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
-   * only through fences polled between tasks (timer queries where the context has them), one call per
-   * task, so an app's frames go on meanwhile; headless-gl waits with gl.finish(). Results never change
+   * only through fences polled between tasks (timer queries where the context has them), one sample
+   * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread
+   * (WebKitGTK) a sample is timed on the thread and holds at most 12 ms of calls; headless-gl waits
+   * with gl.finish(). Results never change
    * (every path is exact); order changes only where `order: 'any'` allows it.
    * @returns The profile (JSON): keep it (e.g. localStorage) and give it back with useProfile().
    * @example
