@@ -39,8 +39,11 @@ import type { CompactionDriver } from './plan.js';
  * and 2^6 by 1-10 %). Streams of at most directWordsUpTo words (2^18 elements) write whole words in
  * the keep pass and search all words without a directory: two passes fewer, each ~20-50 µs to
  * issue (H200 egl, 2^16 per call: 0.33-0.45 ms with 6 passes against 0.44-0.62 with 8; probes
- * egl-after-16, egl-gallop-16). select: the select pass where 4+ attachments allow it (step 4 above;
- * off only to compare, in bench/lanes-probe.ts), writing at most selectAttachments layers.
+ * egl-after-16, egl-gallop-16). select: the select pass where 4+ attachments allow it (step 3 above),
+ * writing at most selectAttachments layers; selectValues: it writes one-component values (and the
+ * output pass copies them) rather than positions; paddingInOutput: the output pass writes the padding
+ * rather than a pass of its own (zero-padding.ts). The three are off only to compare (bench/lanes-probe.ts)
+ * and in the tests that keep each form exact.
  */
 export const BITMASK_SHAPE = { directoryShift: 5, directWordsUpTo: 2 ** 13, select: true, selectAttachments: 8, selectValues: true, paddingInOutput: true };
 
