@@ -9,8 +9,6 @@
 //          [--sizes 16,20,22,24] [--repeats 7] [--batch 10] [--profile] [--out DIR]
 // On the GPU server: bench/README.md "Running on a headless NVIDIA GPU server" (the egl route's shim
 // gives headless-gl its 8 draw buffers).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine, type Stream } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
@@ -18,7 +16,7 @@ import { gpuOf } from '../src/internal.js';
 import { texelFormats } from '../src/texel-format.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
 import { BITMASK_SHAPE } from '../src/compact/bitmask.js';
-import { copyPassShader, perCall as timePerCall } from './probe-timing.js';
+import { copyPassShader, passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -197,14 +195,11 @@ for (const log2n of sizes) {
 
   if (options.profile && log2n === Math.max(...sizes)) {
     const profileOf = (label: string, run: () => void) => {
-      gpu.profile = new Map();
-      run();
-      for (const [pass, times] of gpu.profile) {
+      for (const [pass, ms] of passTimes(engine, run)) {
         const key = `${label}: ${pass}`;
-        profile[key] = times.reduce((a, b) => a + b, 0);
-        console.log(`  profile 2^${log2n} ${key.padEnd(70)} ${profile[key].toFixed(3)} ms`);
+        profile[key] = ms;
+        console.log(`  profile 2^${log2n} ${key.padEnd(70)} ${ms.toFixed(3)} ms`);
       }
-      gpu.profile = undefined;
     };
     profileOf('scan', () => engine.scan(stream, { algorithm: 'reduce-then-scan' }).dispose());
     profileOf('compact', () => engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose());
@@ -220,10 +215,5 @@ for (const log2n of sizes) {
   flagStream.dispose();
 }
 
-if (options.out) {
-  mkdirSync(options.out, { recursive: true });
-  const file = join(options.out, 'lanes-probe.json');
-  writeFileSync(file, JSON.stringify({ renderer, drawBuffers, batch, repeats, date: new Date().toISOString(), rows, profile }, null, 2));
-  console.log(`wrote ${file}`);
-}
+if (options.out) writeProbeJson(options.out, 'lanes-probe', { renderer, drawBuffers, batch, repeats, rows, profile });
 engine.dispose();

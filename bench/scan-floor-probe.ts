@@ -12,14 +12,12 @@
 // row: layout.ts#groupsLayout).
 // Usage: node bench/build-probe.mjs scan-floor-probe, then on the GPU server (bench/README.md):
 //   GPU_BACKEND=egl bash .gpu/device.sh scan-floor-probe.mjs [--sizes 22,24] [--repeats 7] [--batch 10] [--out DIR]
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
 import { PAIR_FORMAT, texelFormats, type TargetFormat } from '../src/texel-format.js';
-import { copyPassShader, perCall as timePerCall } from './probe-timing.js';
+import { copyPassShader, passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -186,20 +184,12 @@ for (const log2n of sizes) {
   once.dispose();
   for (let i = 0; i < n; i++) if (got[i] !== expected[i]) throw new Error(`scan 2^${log2n}: element ${i} is ${got[i]}, the CPU says ${expected[i]}`);
   report({ what: `engine scan (default, ${engine.lastScanStats!.passes} passes)`, log2n, ms: await perCall(() => engine.scan(stream).dispose()) });
-  gpu.profile = new Map();
-  engine.scan(stream).dispose();
-  for (const [pass, times] of gpu.profile) {
-    profile[`2^${log2n} ${pass}`] = times.reduce((a, b) => a + b, 0);
-    console.log(`  profile 2^${log2n} ${pass.padEnd(60)} ${profile[`2^${log2n} ${pass}`].toFixed(3)} ms`);
+  for (const [pass, ms] of passTimes(engine, () => engine.scan(stream).dispose())) {
+    profile[`2^${log2n} ${pass}`] = ms;
+    console.log(`  profile 2^${log2n} ${pass.padEnd(60)} ${ms.toFixed(3)} ms`);
   }
-  gpu.profile = undefined;
   stream.dispose();
 }
 
-if (options.out) {
-  mkdirSync(options.out, { recursive: true });
-  const file = join(options.out, 'scan-floor-probe.json');
-  writeFileSync(file, JSON.stringify({ renderer, batch, repeats, date: new Date().toISOString(), rows, profile }, null, 2));
-  console.log(`wrote ${file}`);
-}
+if (options.out) writeProbeJson(options.out, 'scan-floor-probe', { renderer, batch, repeats, rows, profile });
 engine.dispose();

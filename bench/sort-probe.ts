@@ -6,14 +6,12 @@
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
 //          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select on,off] [--repeats 5] [--batch 3] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
 import { SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
-import { perCall as timePerCall } from './probe-timing.js';
+import { passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   allowNegative: true,
@@ -95,15 +93,11 @@ for (const log2n of sizes) {
       rows.push({ what, log2n, shift, digitBits, select, ms });
       console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms`);
       if (options.profile && log2n === profileSize) {
-        const gpu = gpuOf(engine);
-        gpu.profile = new Map();
-        engine.sort(keyStream, sortOptions).dispose();
         const totals = new Map<string, number>();
-        for (const [pass, times] of gpu.profile) {
-          const name = pass.replace(/ .*/, '');
-          totals.set(name, (totals.get(name) ?? 0) + times.reduce((a, b) => a + b, 0));
+        for (const [pass, ms] of passTimes(engine, () => engine.sort(keyStream, sortOptions).dispose())) {
+          const name = pass.replace(/ .*/, ''); // a pass's program, whatever its target's size
+          totals.set(name, (totals.get(name) ?? 0) + ms);
         }
-        gpu.profile = undefined;
         for (const [name, ms] of totals) {
           profile[`2^${log2n} ${bits}-bit keys ${digitBits}-bit digits ${variant} ${name}`] = ms;
           console.log(`  profile 2^${log2n} ${bits}-bit keys, ${digitBits}-bit digits, ${variant} ${name.padEnd(40)} ${ms.toFixed(2)} ms (all digits)`);
@@ -114,10 +108,5 @@ for (const log2n of sizes) {
     valueStream.dispose();
   }
 }
-if (options.out) {
-  mkdirSync(options.out, { recursive: true });
-  const file = join(options.out, 'sort-probe.json');
-  writeFileSync(file, JSON.stringify({ renderer, batch, repeats, date: new Date().toISOString(), rows, profile }, null, 2));
-  console.log(`wrote ${file}`);
-}
+if (options.out) writeProbeJson(options.out, 'sort-probe', { renderer, batch, repeats, rows, profile });
 engine.dispose();
