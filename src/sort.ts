@@ -6,11 +6,11 @@
 // writes 4 or more attachments, a select pass (glsl/radix-select.frag) places 4 × attachments
 // consecutive outputs per fragment (one search, then a walk along the digit's masks) and every output
 // position fetches the pair at the position found (glsl/radix-move.frag, POSITIONS); H200 egl, 2^22
-// uint32 keys + values: 37.1 -> 31.7 ms (26.1 with row-aligned helper textures). Otherwise a directory notes the block of every
-// 2^SORT_DIRECTORY.shift-th output (glsl/radix-directory.frag: a binary search over the blocks each),
-// and every output position finds the element that moves there (glsl/radix-move.frag: a gallop from
-// its directory entry to the block, then the set bit of the right rank in the block's mask) and
-// fetches its pair. The last digit writes only the input
+// uint32 keys + values: 37.1 -> 31.7 ms (26.1 with row-aligned helper textures). Otherwise a
+// directory notes the block of every 2^SORT_DIRECTORY.shift-th output (glsl/radix-directory.frag: a
+// binary search over the blocks each), and every output position finds the element that moves there
+// (glsl/radix-move.frag: a gallop from its directory entry to the block, then the set bit of the
+// right rank in the block's mask) and fetches its pair. The last digit writes only the input
 // positions; two gathers then move the keys and the values. No float mipmaps, no blending: counts
 // are uint32 scans.
 // Scattering instead (one point per element, drawn at its new position) measured ~0.6 G points/s on
@@ -92,7 +92,6 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const masks = compactLayoutFor(blockCount << pairsLog2, maxTextureSize);
   const counts = compactLayoutFor(blockCount * quads, maxTextureSize);
   const scanEntry = scanAlgorithms[defaultScan(undefined, counts.width * counts.height, gpu.drawBuffers)] as ScanAlgorithmEntry;
-  const directory = groupsLayout(capacity, widthLog2, directoryShift);
   const countsProgram = gpu.program({ name: 'radix-block-counts.frag', fragment: radixBlockCounts, defines: common });
   const masksProgram = gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: common });
   const select = SORT_SELECT.enabled && gpu.drawBuffers >= 4;
@@ -100,6 +99,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   // The select pass's input positions: 4 × attachments outputs per texel of each layer.
   const positions = select ? groupsLayout(capacity, widthLog2, log2Exact(4 * attachments)) : undefined;
   const directoryProgram = large && !select ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
+  const directory = directoryProgram ? groupsLayout(capacity, widthLog2, directoryShift) : undefined;
   const digits = Math.ceil(plan.bits / digitBits);
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
   // next digit has moved them; a failure frees whatever is held.
@@ -129,13 +129,14 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
           const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...common, ATTACHMENTS: attachments } });
           gpu.pass(selectProgram, positionsTarget, { ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: positions.widthLog2 });
           findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
-        } else if (directoryProgram) {
+        } else if (directoryProgram && directory) {
           const entries = scope.target(directory.width, directory.height, COUNT_FORMAT);
           gpu.pass(directoryProgram, entries, { ...rankUniforms, u_directoryWidthLog2: directory.widthLog2 });
           findUniforms = { u_directory: entries.texture, u_directoryWidthLog2: directory.widthLog2 };
         }
         const moved = scope.target(width, height, digit === digits - 1 ? COUNT_FORMAT : PAIR_FORMAT);
-        gpu.pass(moveProgram, moved, { ...elements, ...masksUniforms, ...rankUniforms, ...findUniforms });
+        // With the select's positions the move reads only those and the elements.
+        gpu.pass(moveProgram, moved, { ...elements, ...(positions ? {} : { ...masksUniforms, ...rankUniforms }), ...findUniforms });
         return scope.keep(moved);
       });
       current?.free();
