@@ -756,13 +756,12 @@ export class Engine {
       const issued = performance.now() - single;
       await this.#gpuDone();
       const one = Math.max(performance.now() - single - fenceFloor, 0.01);
-      const blocking = blockingCalls;
       // Blocking calls: as many as fit in TUNE_TASK_MS (the thread's clock may tick by whole
       // milliseconds, as WebKitGTK's does: a sample of one or two calls could not rank paths).
-      const batch = blocking
+      const batch = blockingCalls
         ? Math.max(1, Math.min(16, Math.floor(TUNE_TASK_MS / Math.max(issued, 0.01))))
         : Math.max(1, Math.min(16, Math.ceil(Math.max(2, 2 * fenceFloor) / one)));
-      (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, blocking };
+      (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued };
       const times: number[] = [];
       for (let i = 0; i < repeats; i++) {
         await nextTask();
@@ -770,7 +769,7 @@ export class Engine {
         const start = performance.now();
         // Each result is disposed at once, as an app does after using it: its targets go back to the
         // pool for the next call (GL runs the queued passes in order, so reuse is safe).
-        if (blocking) {
+        if (blockingCalls) {
           for (let k = 0; k < batch; k++) run().dispose();
           times.push((performance.now() - start) / batch);
           await this.#gpuDone(); // whatever is left (little, where calls block), outside the sample

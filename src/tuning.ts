@@ -78,12 +78,13 @@ export interface TuneSampling {
 export interface TuneBatch {
   /** Calls per sample (back to back, one sample per task). */
   calls: number;
-  /** One call's submit-to-done time less the fence floor (ms): what sized the sample. */
+  /** One call's submit-to-done time less the fence floor (ms): what sized the sample (where calls do not block). */
   oneCallMs: number;
-  /** One call's time on the thread until it returned (ms). */
+  /**
+   * One call's time on the thread until it returned (ms): what sized the sample where calls block
+   * (`TuneSampling.blockingCalls`: as many as fit in 12 ms).
+   */
   issueMs?: number;
-  /** Timed on the thread (`TuneSampling.blockingCalls`), with no fence, in samples of at most 12 ms of calls. */
-  blocking?: boolean;
 }
 
 /** Options of `engine.tune()`; every one may be left out. */
