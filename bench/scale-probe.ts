@@ -11,6 +11,10 @@ import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 
 const { values: options } = parseArgs({ options: { n: { type: 'string', default: String(2 ** 24 + 2 ** 20 + 3) } } });
 const n = Number(options.n);
+if (!Number.isInteger(n) || n < 1 || n > 8192 * 8192) {
+  console.error(`usage: scale-probe [--n ELEMENTS (1 .. 8192², default 2^24 + 2^20 + 3)]; got ${options.n}`);
+  process.exit(2);
+}
 const gl = createHeadlessContext();
 const engine = createEngine(gl, { maxTextureSize: 8192, texturePoolBytes: 2 ** 31 });
 console.log(`renderer: ${headlessRenderer(gl)}; draw buffers: ${engine.caps.drawBuffers}; n = ${n}`);

@@ -30,6 +30,10 @@ const { values: options } = parseArgs({
 const sizes = options.sizes.split(',').map(Number);
 const repeats = Number(options.repeats);
 const batch = Number(options.batch);
+if (!sizes.every((s) => Number.isInteger(s) && s >= 10 && s <= 24) || !(repeats >= 1) || !(batch >= 1)) {
+  console.error('usage: scan-floor-probe [--sizes 22,24 (log2, 10..24)] [--repeats 7] [--batch 10] [--out DIR]');
+  process.exit(2);
+}
 
 const gl = createHeadlessContext();
 const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
