@@ -4,13 +4,14 @@
 // as splat viewers sort; each result checked against the CPU's stable sort once. With --profile, each
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
-//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select on,off] [--repeats 5] [--batch 3] [--profile]
+//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--repeats 5] [--batch 3] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
 import { SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
+import { TREE_SHAPE, type TreeShape } from '../src/scan/summing-tree.js';
 import { passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
@@ -21,8 +22,12 @@ const { values: options } = parseArgs({
     'profile-size': { type: 'string' },
     check: { type: 'boolean', default: true },
     shifts: { type: 'string', default: '3,4,5' },
-    // With 4+ draw buffers: the select pass per digit ('on'), or the directory and a search per output ('off').
-    select: { type: 'string', default: 'on,off' },
+    // With 4+ draw buffers: the select pass per digit placing the pairs ('pairs') or writing their
+    // positions for a move pass ('positions'); or the directory and a search per output ('off').
+    select: { type: 'string', default: 'pairs,positions,off' },
+    // The summing tree's shapes (bottom fan-in/fan-in/top entries) tried for the counts' scan (where
+    // it is the summing tree: up to 2^19 texels of counts), e.g. 8/64/256,64/64/1024.
+    'tree-shapes': { type: 'string' },
     repeats: { type: 'string', default: '5' },
     batch: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },
@@ -32,9 +37,18 @@ const { values: options } = parseArgs({
 const sizes = options.sizes.split(',').map(Number);
 const shifts = options.shifts.split(',').map(Number);
 const selects = options.select.split(',');
-for (const select of selects) if (select !== 'on' && select !== 'off') throw new Error(`--select: on, off or both; got ${select}`);
+for (const select of selects) if (!['pairs', 'positions', 'off'].includes(select)) throw new Error(`--select: pairs, positions or off; got ${select}`);
 const digitWidths = options['digit-bits'].split(',').map(Number);
 for (const bits of digitWidths) if (bits !== 2 && bits !== 4) throw new Error(`--digit-bits: 2 or 4; got ${bits}`);
+const treeShapes: Array<TreeShape | undefined> = options['tree-shapes'] === undefined ? [undefined] : options['tree-shapes'].split(',').map((text) => {
+  const [bottomFanIn, fanIn, topEntries] = text.split('/').map(Number);
+  if (![bottomFanIn, fanIn, topEntries].every((v) => Number.isInteger(v) && v > 0 && (v & (v - 1)) === 0)) {
+    console.error(`--tree-shapes: powers of two bottom/fanIn/top, comma-separated; got ${text}`);
+    process.exit(2);
+  }
+  return { bottomFanIn: bottomFanIn!, fanIn: fanIn!, topEntries: topEntries! };
+});
+const defaultShape = { ...TREE_SHAPE };
 const profileSize = options['profile-size'] === undefined ? Math.max(...sizes) : Number(options['profile-size']);
 const repeats = Number(options.repeats);
 const batch = Number(options.batch);
@@ -46,7 +60,7 @@ console.log(`renderer: ${renderer}; batches of ${batch}, median of ${repeats}`);
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
 
-const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: boolean; ms: number }> = [];
+const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; treeShape?: TreeShape; ms: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
   const n = 2 ** log2n;
@@ -71,13 +85,16 @@ for (const log2n of sizes) {
     const keyStream = engine.stream(keys);
     const valueStream = engine.stream(indices);
     // The directory's spacing matters only without the select pass.
-    const variants: Array<[number, number, boolean]> = digitWidths.flatMap((d) =>
-      selects.flatMap((select): Array<[number, number, boolean]> => (select === 'on' ? [[d, shifts[0], true]] : shifts.map((s): [number, number, boolean] => [d, s, false]))));
-    for (const [digitBits, shift, select] of variants) {
+    const variants: Array<[number, number, string, TreeShape | undefined]> = digitWidths.flatMap((d) =>
+      selects.flatMap((select) => (select !== 'off' ? [[d, shifts[0]!, select] as const] : shifts.map((s) => [d, s, 'off'] as const)))
+        .flatMap(([d, s, select]) => treeShapes.map((shape): [number, number, string, TreeShape | undefined] => [d, s, select, shape])));
+    for (const [digitBits, shift, select, shape] of variants) {
+      Object.assign(TREE_SHAPE as TreeShape, shape ?? defaultShape);
       SORT_RADIX.digitBits = digitBits as 2 | 4;
       SORT_DIRECTORY.shift = shift;
-      SORT_SELECT.enabled = select;
-      const variant = select && gpuOf(engine).drawBuffers >= 4 ? 'select pass' : `directory every 2^${shift}`;
+      SORT_SELECT.enabled = select !== 'off';
+      if (select !== 'off') SORT_SELECT.writes = select as typeof SORT_SELECT.writes;
+      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '');
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
       const gotValues = await once.values!.read();
@@ -90,7 +107,7 @@ for (const log2n of sizes) {
       once.dispose();
       const what = `sort ${bits}-bit keys + uint32 values`;
       const ms = await perCall(() => engine.sort(keyStream, sortOptions).dispose());
-      rows.push({ what, log2n, shift, digitBits, select, ms });
+      rows.push({ what, log2n, shift, digitBits, select, ...(shape ? { treeShape: shape } : {}), ms });
       console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms`);
       if (options.profile && log2n === profileSize) {
         const totals = new Map<string, number>();

@@ -1,19 +1,39 @@
 // Radix sort (src/sort.ts): element i of the current order as the pair (sort key, input position).
 // The first digit reads the user's keys (FIRST_DIGIT) and makes their sort keys here; later digits
-// read the pairs the digit before moved (an RG32UI texture in the keys' layout). Digits are
-// DIGIT_BITS wide: BUCKETS = 2^DIGIT_BITS of them.
+// read the pairs the digit before placed: an RG32UI texture in the keys' layout (radix-move.frag),
+// or, with ELEMENT_LAYERS, the select pass's TEXTURE_2D_ARRAY of ELEMENT_LAYERS layers
+// (radix-select.frag, WRITE_PAIRS): pairs 2·ELEMENT_LAYERS·t .. 2·ELEMENT_LAYERS·t + 2·ELEMENT_LAYERS
+// - 1 in texel t, two per layer. Digits are DIGIT_BITS wide: BUCKETS = 2^DIGIT_BITS of them.
 #include "sort-key.glsl"
 
+#ifdef ELEMENT_LAYERS
+precision highp usampler2DArray;
+uniform usampler2DArray u_elements;
+#else
 uniform usampler2D u_elements;
-uniform int u_widthLog2;   // the keys' (and the pairs')
+#endif
+uniform int u_widthLog2;   // the texture's: the keys' (and the moved pairs'), or the selected pairs'
 uniform int u_shift;       // the digit's lowest bit
 
+#ifdef ELEMENT_LAYERS
+// The texel holding elements i and i ^ 1 (i even: .xy is i, .zw i + 1).
+uvec4 pairsAt(uint i) {
+  uint k = i % uint(2 * ELEMENT_LAYERS);
+  return texelFetch(u_elements, ivec3(texelOf(i / uint(2 * ELEMENT_LAYERS), uint(u_widthLog2)), int(k >> 1)), 0);
+}
+#endif
+
 uvec2 elementAt(uint i) {
+#ifdef ELEMENT_LAYERS
+  uvec4 texel = pairsAt(i);
+  return (i & 1u) == 0u ? texel.xy : texel.zw;
+#else
   uvec4 texel = texelFetch(u_elements, texelOf(i, uint(u_widthLog2)), 0);
 #ifdef FIRST_DIGIT
   return uvec2(sortKey(texel.r), i);
 #else
   return texel.rg;
+#endif
 #endif
 }
 

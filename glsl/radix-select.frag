@@ -1,11 +1,17 @@
 #version 300 es
 // Radix sort, per digit (src/sort.ts), where a pass writes 4 or more attachments: fragment f finds
-// where the elements moving to output positions f·RANKS .. f·RANKS + RANKS - 1 are (RANKS = 4 ·
-// ATTACHMENTS: 32 with 8) and writes those input positions, four per RGBA32UI texel, to the layers of
-// a TEXTURE_2D_ARRAY; the move pass then reads one per output (radix-move.frag, POSITIONS) instead of
-// searching the blocks for it. One search places the first position (its digit, its block, its bit
-// in the block's mask, as radix-move.frag does); the next ones follow in the digit's masks, block
-// after block: outputs of one digit take its elements in input order (stable).
+// where the elements moving to output positions f·RANKS .. f·RANKS + RANKS - 1 are and writes, to
+// the layers of a TEXTURE_2D_ARRAY (one per attachment):
+// - WRITE_PAIRS: the elements themselves, the pairs (sort key, input position), two per RGBA32UI
+//   texel (RANKS = 2 · ATTACHMENTS: 16 with 8), which the next digit reads as they lie
+//   (radix-element.glsl, ELEMENT_LAYERS): no move pass;
+// - WRITE_INDICES (the last digit): their input positions, four per texel (RANKS = 4 · ATTACHMENTS),
+//   which the move pass copies into the keys' layout (radix-move.frag, SELECTED_INDICES);
+// - otherwise their positions in the current order, four per texel, and the move pass fetches the
+//   element at each (radix-move.frag, POSITIONS).
+// One search places the first position (its digit, its block, its bit in the block's mask, as
+// radix-move.frag does); the next ones follow in the digit's masks, block after block: outputs of
+// one digit take its elements in input order (stable).
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -15,8 +21,20 @@ precision highp usampler2D;
 #include "bit-count.glsl"
 #include "radix-rank.glsl"
 #include "radix-masks.glsl"
+#if defined(WRITE_PAIRS) || defined(WRITE_INDICES)
+#include "radix-element.glsl"
+#endif
 
+#ifdef WRITE_PAIRS
+#define RANKS (2 * ATTACHMENTS)
+#else
 #define RANKS (4 * ATTACHMENTS)
+#endif
+#ifdef WRITE_INDICES
+#define LANE_OF(position) elementAt(min(position, streamEnd - 1u)).y
+#else
+#define LANE_OF(position) (position)
+#endif
 
 uniform int u_positionsWidthLog2;   // this pass's texels: one per RANKS outputs
 layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
@@ -38,7 +56,14 @@ uint elementMovingTo(uint p) {
 // bitmask-select.frag). (One line: headless-gl's ANGLE rejects line continuations.)
 #define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = q4; q4 = q5; q5 = q6; q6 = q7; q7 = maskAfter(block, 7u); }
 #define RANK(k, lane) { uint p = first + uint(k); uint position = 0u; if (p < streamEnd) { irregular = irregular || p >= bucketEnd; if (rest == uvec2(0u)) ADVANCE if (rest == uvec2(0u)) ADVANCE if (rest == uvec2(0u)) ADVANCE irregular = irregular || rest == uvec2(0u); position = (block << 6) + (rest.x != 0u ? lowestBit(rest.x) : 32u + lowestBit(rest.y)); rest = rest.x != 0u ? uvec2(rest.x & (rest.x - 1u), rest.y) : uvec2(0u, rest.y & (rest.y - 1u)); } lane = position; }
-#define TEXEL(a, texel) RANK(4 * (a), texel.x) RANK(4 * (a) + 1, texel.y) RANK(4 * (a) + 2, texel.z) RANK(4 * (a) + 3, texel.w)
+#ifdef WRITE_PAIRS
+// Output k's pair into `pair` (two components of a texel); zeros past the stream.
+#define PAIR(k, pair) { uint found; RANK(k, found) pair = first + uint(k) < streamEnd ? elementAt(min(found, streamEnd - 1u)) : uvec2(0u); }
+#define TEXEL(a, texel) PAIR(2 * (a), texel.xy) PAIR(2 * (a) + 1, texel.zw)
+#else
+#define LANE(k, lane) { uint found; RANK(k, found) lane = LANE_OF(found); }
+#define TEXEL(a, texel) LANE(4 * (a), texel.x) LANE(4 * (a) + 1, texel.y) LANE(4 * (a) + 2, texel.z) LANE(4 * (a) + 3, texel.w)
+#endif
 
 // The digit's mask in block + ahead (empty past the last block).
 #define maskAfter(block, ahead) ((block) + (ahead) < uint(u_blocks) ? digitMask((block) + (ahead), digit) : uvec2(0u))
@@ -81,8 +106,14 @@ void main() {
     t4 = uvec4(0u); t5 = uvec4(0u); t6 = uvec4(0u); t7 = uvec4(0u);
     for (uint k = 0u; k < uint(RANKS); ++k) {
       uint p = first + k;
-      uvec4 at = (p < streamEnd ? elementMovingTo(p) : 0u) * uvec4(equal(uvec4(k & 3u), uvec4(0u, 1u, 2u, 3u)));
+#ifdef WRITE_PAIRS
+      uvec2 pair = p < streamEnd ? elementAt(elementMovingTo(p)) : uvec2(0u);
+      uvec4 at = (k & 1u) == 0u ? uvec4(pair, 0u, 0u) : uvec4(0u, 0u, pair);
+      uint texel = k >> 1;
+#else
+      uvec4 at = (p < streamEnd ? LANE_OF(elementMovingTo(p)) : 0u) * uvec4(equal(uvec4(k & 3u), uvec4(0u, 1u, 2u, 3u)));
       uint texel = k >> 2;
+#endif
       t0 += texel == 0u ? at : uvec4(0u);
       t1 += texel == 1u ? at : uvec4(0u);
       t2 += texel == 2u ? at : uvec4(0u);

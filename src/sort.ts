@@ -1,18 +1,20 @@
 // engine.sort(): a stable LSD radix sort on exact integer textures. The elements travel as pairs
-// (sort key, input position) in an RG32UI texture. Per digit of SORT_RADIX.digitBits bits, from the
-// lowest: the digits are packed 32 (or 64) to a texel (glsl/radix-digits.frag); each block of 64
-// elements notes which of its elements have each digit, as bit masks (glsl/radix-digit-masks.frag);
-// the masks' bit counts (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass
-// writes 4 or more attachments, a select pass (glsl/radix-select.frag) places 4 × attachments
-// consecutive outputs per fragment (one search, then a walk along the digit's masks) and every output
-// position fetches the pair at the position found (glsl/radix-move.frag, POSITIONS); H200 egl, 2^22
-// uint32 keys + values: 37.1 -> 31.7 ms (26.1 with row-aligned helper textures). Otherwise a
-// directory notes the block of every 2^SORT_DIRECTORY.shift-th output (glsl/radix-directory.frag: a
-// binary search over the blocks each), and every output position finds the element that moves there
-// (glsl/radix-move.frag: a gallop from its directory entry to the block, then the set bit of the
-// right rank in the block's mask) and fetches its pair. The last digit writes only the input
-// positions; two gathers then move the keys and the values. No float mipmaps, no blending: counts
-// are uint32 scans.
+// (sort key, input position). Per digit of SORT_RADIX.digitBits bits, from the lowest: the digits are
+// packed 32 (or 64) to a texel (glsl/radix-digits.frag); each block of 64 elements notes which of its
+// elements have each digit, as bit masks (glsl/radix-digit-masks.frag); the masks' bit counts
+// (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass writes 4 or more
+// attachments, a select pass (glsl/radix-select.frag) places 2 × attachments consecutive outputs per
+// fragment (one search, then a walk along the digit's masks) and writes their pairs into the layers of
+// a TEXTURE_2D_ARRAY, where the next digit reads them (SORT_SELECT.writes 'pairs'; H200 egl, 2^22
+// uint32 keys + values: 25.9 -> 23.1 ms against a select writing 4 × attachments positions and a move
+// pass fetching the pair at each, which stays as 'positions'); the last digit's select writes the
+// input positions, which a move pass copies into the keys' layout. Otherwise a directory notes the
+// block of every 2^SORT_DIRECTORY.shift-th output (glsl/radix-directory.frag: a binary search over the
+// blocks each), and every output position finds the element that moves there (glsl/radix-move.frag: a
+// gallop from its directory entry to the block, then the set bit of the right rank in the block's
+// mask) and fetches its pair into an RG32UI texture in the keys' layout. The last digit writes only
+// the input positions; two gathers then move the keys and the values. No float mipmaps, no blending:
+// counts are uint32 scans.
 // Scattering instead (one point per element, drawn at its new position) measured ~0.6 G points/s on
 // an H100, vertex work alone ~1.7 G vertices/s (bench/scatter-probe.ts): 1.7 ms per digit at 2^20,
 // against 0.09 ms for a full-screen copy pass of the same elements.
@@ -24,6 +26,7 @@ import radixMove from '../glsl/radix-move.frag';
 import radixSelect from '../glsl/radix-select.frag';
 import { gather } from './gather.js';
 import type { Gpu } from './gpu.js';
+import type { Defines } from './programs.js';
 import { compactLayoutFor, groupsLayout, log2Exact, type Layout } from './layout.js';
 import type { RenderTarget } from './render-target.js';
 import { defaultScan, scanAlgorithms, type ScanAlgorithmEntry } from './scan/algorithms.js';
@@ -48,11 +51,14 @@ const BLOCK_LOG2 = 6;
 export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
 /**
  * Where a pass writes 4 or more attachments, a select pass per digit finds where the elements of
- * 4 × attachments consecutive outputs are (one search, then a walk along the digit's masks:
- * glsl/radix-select.frag) and the move pass reads one position per output, with no directory.
- * `enabled` off only to compare (bench/sort-probe.ts).
+ * consecutive outputs are (one search, then a walk along the digit's masks: glsl/radix-select.frag),
+ * with no directory. `writes`: 'pairs' (2 × attachments outputs per fragment, their pairs written
+ * where the next digit reads them: no move pass) or 'positions' (4 × attachments per fragment, and a
+ * move pass fetches the pair at each; H200 egl, uint32 keys + values, 2^20 / 2^22 / 2^24: 6.9 / 25.9 /
+ * 96.5 ms against 6.4 / 23.1 / 91.3 for 'pairs'). `enabled` off and 'positions' only to compare
+ * (bench/sort-probe.ts --select).
  */
-export const SORT_SELECT = { enabled: true };
+export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions' } = { enabled: true, writes: 'pairs' };
 
 export interface SortPlan {
   descending: boolean;
@@ -95,26 +101,27 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const countsProgram = gpu.program({ name: 'radix-block-counts.frag', fragment: radixBlockCounts, defines: common });
   const masksProgram = gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: common });
   const select = SORT_SELECT.enabled && gpu.drawBuffers >= 4;
+  const writes = select ? SORT_SELECT.writes : undefined;
   const attachments = gpu.drawBuffers;
-  // The select pass's input positions: 4 × attachments outputs per texel of each layer.
+  // The select pass's texels: 4 × attachments positions each (per texel of each layer), or
+  // 2 × attachments pairs where it moves the pairs itself.
   const positions = select ? groupsLayout(capacity, widthLog2, log2Exact(4 * attachments)) : undefined;
+  const selected = writes === 'pairs' ? groupsLayout(capacity, widthLog2, log2Exact(2 * attachments)) : undefined;
   const directoryProgram = large && !select ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
   const directory = directoryProgram ? groupsLayout(capacity, widthLog2, directoryShift) : undefined;
   const digits = Math.ceil(plan.bits / digitBits);
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
-  // next digit has moved them; a failure frees whatever is held.
+  // next digit has placed them; a failure frees whatever is held.
   let current: RenderTarget | undefined;
   try {
     for (let digit = 0; digit < digits; digit++) {
       const shift = digit * digitBits;
-      const stage = { ...common, FIRST_DIGIT: digit === 0, LAST_DIGIT: digit === digits - 1 };
+      const last = digit === digits - 1;
+      // After a select that placed the pairs, they lie in its layers (radix-element.glsl).
+      const fromSelected = selected !== undefined && digit > 0;
+      const stage = { ...common, FIRST_DIGIT: digit === 0, LAST_DIGIT: last, ELEMENT_LAYERS: fromSelected ? attachments : false };
       const digitsProgram = gpu.program({ name: 'radix-digits.frag', fragment: radixDigits, defines: stage });
-      const moveProgram = gpu.program({
-        name: 'radix-move.frag',
-        fragment: radixMove,
-        defines: select ? { ...stage, POSITIONS: true, ATTACHMENTS: attachments } : { ...stage, DIRECTORY: large, DIRECTORY_SHIFT: directoryShift },
-      });
-      const elements = { u_elements: (current ?? keys.target).texture, u_widthLog2: widthLog2, u_shift: shift, ...length };
+      const elements = { u_elements: (current ?? keys.target).texture, u_widthLog2: fromSelected ? selected.widthLog2 : widthLog2, u_shift: shift, ...length };
       const next = gpu.scope((scope) => {
         const packedDigits = scope.target(packed.width, packed.height, texelFormats.rgba32ui);
         gpu.pass(digitsProgram, packedDigits, { ...elements, u_digitsWidthLog2: packed.widthLog2 });
@@ -123,20 +130,37 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
         const masksUniforms = { u_masks: digitMasks.texture, u_masksWidthLog2: masks.widthLog2 };
         const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, blockCount, masksUniforms, length, maxTextureSize }));
         const rankUniforms = { u_ranks: ranks.texture, u_ranksWidthLog2: counts.widthLog2, u_blocks: blockCount, ...length };
+        if (selected && !last) {
+          // The select places the pairs: the next digit reads them where they are.
+          const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, attachments);
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_PAIRS: true } });
+          gpu.pass(selectProgram, pairs, { ...elements, ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: selected.widthLog2 });
+          return scope.keep(pairs);
+        }
         let findUniforms = {};
+        let moveDefines: Defines = { ...stage, DIRECTORY: large, DIRECTORY_SHIFT: directoryShift };
         if (positions) {
+          // The last digit after selects that placed the pairs: the select writes the input
+          // positions, which the move only copies into the keys' layout.
+          const indices = selected !== undefined;
           const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...common, ATTACHMENTS: attachments } });
-          gpu.pass(selectProgram, positionsTarget, { ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: positions.widthLog2 });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_INDICES: indices } });
+          gpu.pass(selectProgram, positionsTarget, { ...(indices ? elements : {}), ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: positions.widthLog2 });
           findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
+          moveDefines = indices
+            ? { ...common, LAST_DIGIT: true, POSITIONS: true, SELECTED_INDICES: true, ATTACHMENTS: attachments }
+            : { ...stage, POSITIONS: true, ATTACHMENTS: attachments };
         } else if (directoryProgram && directory) {
           const entries = scope.target(directory.width, directory.height, COUNT_FORMAT);
           gpu.pass(directoryProgram, entries, { ...rankUniforms, u_directoryWidthLog2: directory.widthLog2 });
           findUniforms = { u_directory: entries.texture, u_directoryWidthLog2: directory.widthLog2 };
         }
-        const moved = scope.target(width, height, digit === digits - 1 ? COUNT_FORMAT : PAIR_FORMAT);
-        // With the select's positions the move reads only those and the elements.
-        gpu.pass(moveProgram, moved, { ...elements, ...(positions ? {} : { ...masksUniforms, ...rankUniforms }), ...findUniforms });
+        const moveProgram = gpu.program({ name: 'radix-move.frag', fragment: radixMove, defines: moveDefines });
+        const moved = scope.target(width, height, last ? COUNT_FORMAT : PAIR_FORMAT);
+        // With the select's positions the move reads only those and the elements (not even those
+        // where the select wrote the input positions).
+        const moveElements = selected ? { u_widthLog2: widthLog2, ...length } : elements;
+        gpu.pass(moveProgram, moved, { ...moveElements, ...(positions ? {} : { ...masksUniforms, ...rankUniforms }), ...findUniforms });
         return scope.keep(moved);
       });
       current?.free();

@@ -101,7 +101,7 @@ export function summingTreeScan(gpu: Gpu, input: BlockScanInput, options: TreeSc
       // The groups of a row of entries are a row of the level above (layout.ts#groupsLayout): no
       // taller than this level, so within the texture limit. Its rows hold whole groups of its own
       // (the shaders add a group along a row): at least a fan-in or a top level wide.
-      const sumsLayout = groupsLayout(level.count, level.widthLog2, fanInLog2, SUMMING_TREE_ROW);
+      const sumsLayout = groupsLayout(level.count, level.widthLog2, fanInLog2, Math.max(shape.fanIn, shape.topEntries));
       const sums = scope.target(sumsLayout.width, sumsLayout.height, format);
       gpu.pass(gpu.program({ name: 'tree-scan-reduce.frag', fragment: treeScanReduce, defines: { ...defines, FAN_IN: fanIn } }), sums, {
         u_below: level.texture,
