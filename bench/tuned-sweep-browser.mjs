@@ -16,7 +16,7 @@ import { rendererSlug } from './lib/format.mjs';
 
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
          [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
-         [--tune-sizes 10,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick]
+         [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick]
 Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
 --batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run).`;
 
@@ -32,7 +32,7 @@ const out = values.out ?? (q ? 'bench/results' : 'bench/results/issue-20');
 const query = new URLSearchParams({
   sizes: values.sizes ?? (q ? '10,14' : '10,12,14,16,18'),
   densities: values.densities ?? (q ? '0.05,0.5,0.95' : '0.05,0.25,0.5,0.75,0.95'),
-  tuneSizes: values['tune-sizes'] ?? (q ? '10,14' : '10,14,16,18'),
+  tuneSizes: values['tune-sizes'] ?? (q ? '10,14' : '10,12,14,16,18'),
   rounds: values.rounds ?? (q ? '2' : '3'),
   ...(values.batch ? { batch: values.batch } : {}),
 });

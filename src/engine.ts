@@ -673,7 +673,7 @@ export class Engine {
   async tune(options: TuneOptions = {}): Promise<TuningProfile> {
     this.#assertAlive('tune()');
     const what = 'engine.tune(options)';
-    const sizes = options.sizes ?? [2 ** 10, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20];
+    const sizes = options.sizes ?? [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20];
     const densities = options.densities ?? [0.1, 0.5, 0.9];
     const repeats = options.repeats ?? 3;
     const limit = maxStreamLength(this.caps.maxTextureSize);

@@ -89,7 +89,7 @@ export interface TuneBatch {
 
 /** Options of `engine.tune()`; every one may be left out. */
 export interface TuneOptions {
-  /** Stream lengths to measure (default [2^10, 2^14, 2^16, 2^18, 2^20]); calls between them take the nearest. */
+  /** Stream lengths to measure (default [2^10, 2^12, 2^14, 2^16, 2^18, 2^20]); calls between them take the nearest. */
   sizes?: readonly number[] | undefined;
   /** Fractions of elements kept to measure compactions at (default [0.1, 0.5, 0.9]). */
   densities?: readonly number[] | undefined;

@@ -9,7 +9,7 @@
 // Results: window.tunedSweep (polled by bench/tuned-sweep-browser.mjs, which builds and opens this page).
 //
 // URL: ?sizes=10,12,14,16,18 (log2), ?densities=0.05,0.25,0.5,0.75,0.95 (kept fractions),
-//      ?tuneSizes=10,14,16,18 (log2), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above).
+//      ?tuneSizes=10,12,14,16,18 (log2), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above).
 import { createEngine, type CompactOptions } from 'glcompact';
 import { compactCandidates, optionsForPath } from '../../src/tuning.js';
 
@@ -75,7 +75,7 @@ const params = new URLSearchParams(location.search);
 const list = (name: string, fallback: string) => (params.get(name) ?? fallback).split(',').map(Number);
 const sizes = list('sizes', '10,12,14,16,18');
 const densities = list('densities', '0.05,0.25,0.5,0.75,0.95');
-const tuneSizes = list('tuneSizes', '10,14,16,18');
+const tuneSizes = list('tuneSizes', '10,12,14,16,18');
 const rounds = Number(params.get('rounds') ?? 3);
 const batchParam = params.get('batch') === null ? null : Number(params.get('batch'));
 const seed = Number(params.get('seed') ?? 20);
