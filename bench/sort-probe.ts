@@ -4,7 +4,7 @@
 // as splat viewers sort; each result checked against the CPU's stable sort once. With --profile, each
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
-//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--repeats 5] [--batch 3] [--profile]
+//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--draw-buffers 4] [--repeats 5] [--batch 3] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
@@ -28,6 +28,9 @@ const { values: options } = parseArgs({
     // The summing tree's shapes (bottom fan-in/fan-in/top entries) tried for the counts' scan (where
     // it is the summing tree: up to 2^19 texels of counts), e.g. 8/64/256,64/64/1024.
     'tree-shapes': { type: 'string' },
+    // Attachments per pass the sort may use (at most what the context writes): 4 shows what WebGL2's
+    // minimum gives on the same GPU.
+    'draw-buffers': { type: 'string' },
     repeats: { type: 'string', default: '5' },
     batch: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },
@@ -56,7 +59,15 @@ const batch = Number(options.batch);
 const gl = createHeadlessContext();
 const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
 const renderer = headlessRenderer(gl);
-console.log(`renderer: ${renderer}; batches of ${batch}, median of ${repeats}`);
+if (options['draw-buffers'] !== undefined) {
+  const wanted = Number(options['draw-buffers']);
+  if (![1, 4, 8].includes(wanted) || wanted > engine.caps.drawBuffers) {
+    console.error(`--draw-buffers: 1, 4 or 8, at most this context's ${engine.caps.drawBuffers}; got ${options['draw-buffers']}`);
+    process.exit(2);
+  }
+  gpuOf(engine).drawBuffers = wanted as 1 | 4 | 8;
+}
+console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per pass; batches of ${batch}, median of ${repeats}`);
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
 

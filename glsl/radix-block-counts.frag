@@ -26,8 +26,8 @@ void main() {
   uint block = entry - quad * uint(u_blocks);
   if (quad >= uint(QUADS) || (block << 6) >= streamLength()) { outValue = uvec4(0u); return; }   // padding
   // The quad's four digits are the masks' pairs 2·quad and 2·quad + 1.
-  uint pairs = (block << PAIRS_LOG2) + 2u * quad;
+  uint pairs = 2u * quad * uint(u_blocks) + block;   // texel pair·u_blocks + block (radix-masks.glsl)
   uvec4 a = texelFetch(u_masks, texelOf(pairs, uint(u_masksWidthLog2)), 0);
-  uvec4 b = texelFetch(u_masks, texelOf(pairs + 1u, uint(u_masksWidthLog2)), 0);
+  uvec4 b = texelFetch(u_masks, texelOf(pairs + uint(u_blocks), uint(u_masksWidthLog2)), 0);
   outValue = uvec4(bits64(a.xy), bits64(a.zw), bits64(b.xy), bits64(b.zw));
 }

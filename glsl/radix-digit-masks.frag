@@ -17,13 +17,16 @@ precision highp usampler2D;
 
 uniform usampler2D u_digits;
 uniform int u_digitsWidthLog2;
-uniform int u_masksWidthLog2;   // this target's: texel block·PAIRS + pair
+uniform int u_masksWidthLog2;   // this target's: texel pair·u_blocks + block (radix-masks.glsl)
+uniform int u_blocks;
 out uvec4 outValue;
 
 void main() {
   uint entry = indexOf(ivec2(gl_FragCoord.xy), uint(u_masksWidthLog2));
-  uint block = entry >> PAIRS_LOG2;
-  uint digit = (entry & uint((1 << PAIRS_LOG2) - 1)) * 2u;
+  uint pair = entry / uint(u_blocks);
+  uint block = entry - pair * uint(u_blocks);
+  if (pair >= uint(1 << PAIRS_LOG2)) { outValue = uvec4(0u); return; }   // padding
+  uint digit = pair * 2u;
   uint first = block << 6;
   uint length = streamLength();
   uvec4 masks = uvec4(0u);
