@@ -31,6 +31,8 @@ const { values: options } = parseArgs({
     // Attachments per pass the sort may use (at most what the context writes): 4 shows what WebGL2's
     // minimum gives on the same GPU.
     'draw-buffers': { type: 'string' },
+    // The select's queue of masks fetched ahead (SORT_SELECT.queue): 7, 3 or both.
+    queues: { type: 'string', default: '7' },
     repeats: { type: 'string', default: '5' },
     batch: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },
@@ -40,6 +42,8 @@ const { values: options } = parseArgs({
 const sizes = options.sizes.split(',').map(Number);
 const shifts = options.shifts.split(',').map(Number);
 const selects = options.select.split(',');
+const queues = options.queues.split(',').map(Number);
+for (const q of queues) if (q !== 3 && q !== 7) throw new Error(`--queues: 3, 7 or both; got ${q}`);
 for (const select of selects) if (!['pairs', 'positions', 'off'].includes(select)) throw new Error(`--select: pairs, positions or off; got ${select}`);
 const digitWidths = options['digit-bits'].split(',').map(Number);
 for (const bits of digitWidths) if (bits !== 2 && bits !== 4) throw new Error(`--digit-bits: 2 or 4; got ${bits}`);
@@ -71,7 +75,7 @@ console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
 
-const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; treeShape?: TreeShape; ms: number }> = [];
+const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; queue?: number; treeShape?: TreeShape; ms: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
   const n = 2 ** log2n;
@@ -99,13 +103,14 @@ for (const log2n of sizes) {
     const variants: Array<[number, number, string, TreeShape | undefined]> = digitWidths.flatMap((d) =>
       selects.flatMap((select) => (select !== 'off' ? [[d, shifts[0]!, select] as const] : shifts.map((s) => [d, s, 'off'] as const)))
         .flatMap(([d, s, select]) => treeShapes.map((shape): [number, number, string, TreeShape | undefined] => [d, s, select, shape])));
-    for (const [digitBits, shift, select, shape] of variants) {
+    for (const [digitBits, shift, select, shape, q] of variants.flatMap((v) => queues.map((queue) => [...v, queue] as const))) {
+      SORT_SELECT.queue = q as 3 | 7;
       Object.assign(TREE_SHAPE as TreeShape, shape ?? defaultShape);
       SORT_RADIX.digitBits = digitBits as 2 | 4;
       SORT_DIRECTORY.shift = shift;
       SORT_SELECT.enabled = select !== 'off';
       if (select !== 'off') SORT_SELECT.writes = select as typeof SORT_SELECT.writes;
-      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '');
+      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (queues.length > 1 ? ` queue ${q}` : '');
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
       const gotValues = await once.values!.read();
@@ -118,7 +123,7 @@ for (const log2n of sizes) {
       once.dispose();
       const what = `sort ${bits}-bit keys + uint32 values`;
       const ms = await perCall(() => engine.sort(keyStream, sortOptions).dispose());
-      rows.push({ what, log2n, shift, digitBits, select, ...(shape ? { treeShape: shape } : {}), ms });
+      rows.push({ what, log2n, shift, digitBits, select, queue: q, ...(shape ? { treeShape: shape } : {}), ms });
       console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms`);
       if (options.profile && log2n === profileSize) {
         const totals = new Map<string, number>();

@@ -46,15 +46,21 @@ uint elementMovingTo(uint p) {
 }
 
 // Output position first + k: the next set bit of the digit's mask `rest`, moving on to the next
-// block's when it is empty. The masks of the 7 blocks after the current one wait in a register
-// queue (q1 .. q7): an advance takes q1 and fetches the mask 7 blocks on into q7, so a fetch is
-// needed 7 advances after it was issued and the walk rarely waits for one (fetched when needed,
-// each lane of a warp waited at its own steps: H200, 2^22, random 4-bit digits, 2.6 ms per digit).
+// block's when it is empty. The masks of the SELECT_QUEUE (3 or 7) blocks after the current one wait
+// in a register queue (q1 .. q3 or q7): an advance takes q1 and fetches the mask SELECT_QUEUE blocks
+// on into the last, so a fetch is needed a few advances after it was issued and the walk rarely waits
+// for one (fetched when needed, each lane of a warp waited at its own steps: H200, 2^22, random 4-bit
+// digits, 2.6 ms per digit; with 7, 1.4). 3 moves fewer registers per advance: H200 egl, uint32 keys
+// + values, 2^24 88.5 -> 86.0 ms, 2^22 22.8 -> 22.2 (src/sort.ts SORT_SELECT.queue).
 // Three empty masks in a row, or a position past the digit's bucket, mark the fragment `irregular`
 // (its positions are then wrong and the loop below takes over). Written out once per output,
 // loop-free: the steps stay in registers and the shader stays quick to compile (see
 // bitmask-select.frag). (One line: headless-gl's ANGLE rejects line continuations.)
+#if SELECT_QUEUE == 3
+#define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = maskAfter(block, 3u); }
+#else
 #define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = q4; q4 = q5; q5 = q6; q6 = q7; q7 = maskAfter(block, 7u); }
+#endif
 #define RANK(k, lane) { uint p = first + uint(k); uint position = 0u; if (p < streamEnd) { irregular = irregular || p >= bucketEnd; if (rest == uvec2(0u)) ADVANCE if (rest == uvec2(0u)) ADVANCE if (rest == uvec2(0u)) ADVANCE irregular = irregular || rest == uvec2(0u); position = (block << 6) + (rest.x != 0u ? lowestBit(rest.x) : 32u + lowestBit(rest.y)); rest = rest.x != 0u ? uvec2(rest.x & (rest.x - 1u), rest.y) : uvec2(0u, rest.y & (rest.y - 1u)); } lane = position; }
 #ifdef WRITE_PAIRS
 // Output k's pair into `pair` (two components of a texel); zeros past the stream.
@@ -83,9 +89,11 @@ void main() {
     uint bit = local - 1u < lowCount ? selectBit(rest.x, local - 1u) : 32u + selectBit(rest.y, local - 1u - lowCount);
     rest = bit < 32u ? uvec2(rest.x & ~((2u << bit) - 1u), rest.y) : uvec2(0u, rest.y & ~((2u << (bit - 32u)) - 1u));
   }
-  // The next 7 blocks' masks, fetched together.
-  uvec2 q1 = maskAfter(block, 1u), q2 = maskAfter(block, 2u), q3 = maskAfter(block, 3u), q4 = maskAfter(block, 4u);
-  uvec2 q5 = maskAfter(block, 5u), q6 = maskAfter(block, 6u), q7 = maskAfter(block, 7u);
+  // The next blocks' masks, fetched together.
+  uvec2 q1 = maskAfter(block, 1u), q2 = maskAfter(block, 2u), q3 = maskAfter(block, 3u);
+#if SELECT_QUEUE != 3
+  uvec2 q4 = maskAfter(block, 4u), q5 = maskAfter(block, 5u), q6 = maskAfter(block, 6u), q7 = maskAfter(block, 7u);
+#endif
   bool irregular = false;
   uvec4 t0, t1, t2, t3, t4, t5, t6, t7;
   TEXEL(0, t0)

@@ -55,10 +55,11 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * with no directory. `writes`: 'pairs' (2 × attachments outputs per fragment, their pairs written
  * where the next digit reads them: no move pass) or 'positions' (4 × attachments per fragment, and a
  * move pass fetches the pair at each; H200 egl, uint32 keys + values, 2^20 / 2^22 / 2^24: 6.9 / 25.9 /
- * 96.5 ms against 6.4 / 23.1 / 91.3 for 'pairs'). `enabled` off and 'positions' only to compare
- * (bench/sort-probe.ts --select).
+ * 96.5 ms against 6.4 / 23.1 / 91.3 for 'pairs'). `queue`: masks the select fetches ahead of its
+ * walk (3: 2^24 86.0 ms against 88.5 with 7). `enabled` off, 'positions' and 7 only to compare
+ * (bench/sort-probe.ts --select, --queues).
  */
-export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions' } = { enabled: true, writes: 'pairs' };
+export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; queue: 3 | 7 } = { enabled: true, writes: 'pairs', queue: 3 };
 
 export interface SortPlan {
   descending: boolean;
@@ -136,7 +137,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
         if (selected && !last) {
           // The select places the pairs: the next digit reads them where they are.
           const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_PAIRS: true } });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_PAIRS: true, SELECT_QUEUE: SORT_SELECT.queue } });
           gpu.pass(selectProgram, pairs, { ...elements, ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: selected.widthLog2 });
           return scope.keep(pairs);
         }
@@ -147,7 +148,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
           // positions, which the move only copies into the keys' layout.
           const indices = selected !== undefined;
           const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_INDICES: indices } });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue } });
           gpu.pass(selectProgram, positionsTarget, { ...(indices ? elements : {}), ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: positions.widthLog2 });
           findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
           moveDefines = indices

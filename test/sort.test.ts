@@ -152,10 +152,10 @@ describe('engine.sort with the directory (forced at every size)', () => {
 
 // The select pass (src/sort.ts SORT_SELECT): where a pass writes 4 or 8 attachments, each fragment
 // places 2 or 4 × attachments consecutive outputs by one search and a walk along the digit's masks,
-// writing the pairs themselves (SORT_SELECT.pairs, 8 or 16 outputs) or their positions for a move
-// pass (16 or 32); a digit changing among them, or a digit's elements sparse (few distinct keys in
-// many blocks), sends the fragment to the search per output. Forced to 1 (the search per output), 4
-// and 8 attachments.
+// writing the pairs themselves (SORT_SELECT.writes 'pairs', 8 or 16 outputs) or their positions for a
+// move pass (16 or 32), with 3 or 7 blocks' masks fetched ahead (SORT_SELECT.queue); a digit changing
+// among them, or a digit's elements sparse (few distinct keys in many blocks), sends the fragment to
+// the search per output. Forced to 1 (the search per output), 4 and 8 attachments.
 describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', (drawBuffers) => {
   const defaults = { radix: { ...SORT_RADIX }, select: { ...SORT_SELECT } };
   afterEach(() => {
@@ -163,12 +163,12 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     Object.assign(SORT_SELECT, defaults.select);
   });
 
-  it.for([[4, 'pairs'], [4, 'positions'], [2, 'pairs']] as const)('%i-bit digits, the select writing %s; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes], context) => {
+  it.for([[4, 'pairs', 3], [4, 'positions', 7], [2, 'pairs', 3]] as const)('%i-bit digits, the select writing %s with %i masks queued; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue], context) => {
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     context.skip(drawBuffers === 1 && writes !== 'pairs', 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     Object.assign(SORT_RADIX, { digitBits });
-    Object.assign(SORT_SELECT, { writes });
+    Object.assign(SORT_SELECT, { writes, queue });
     try {
       for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
         for (const [n, distinct] of [[33, 3], [2049, 2], [5000, 7], [3 * 2048 + 5, 4000], [70_001, 2 ** 20]] as const) {
