@@ -49,6 +49,11 @@ const SWITCH_AT_DENSITY = 1.15;
  * timed on the thread.
  */
 const BLOCKING_SHARE = 0.7;
+/**
+ * tune(): blocking calls also take at least this many times longer to issue with 16 times the
+ * elements (the renderer does the work before they return); calls whose issue is only host cost do not.
+ */
+const BLOCKING_GROWTH = 2;
 /** tune(): the most time (ms) one sample of blocking calls keeps the thread: within a frame. */
 const TUNE_TASK_MS = 12;
 
@@ -717,23 +722,32 @@ export class Engine {
     }
     // Do the calls block the thread? Asked once, of calls with work enough for a clock that ticks by
     // whole milliseconds (WebKitGTK's and Firefox's here): a single call's issue time could not tell
-    // (Firefox's 0-1 ms read as blocking against a submit-to-done of ~0 after the floor).
+    // (Firefox's 0-1 ms read as blocking against a submit-to-done of ~0 after the floor). Calls
+    // that block take longer to issue with more work (the renderer does it before they return);
+    // calls whose issue is merely their own host cost do not: on a fast GPU (H200, headless-gl) four
+    // scans of 2^16 elements issue in about the time the GPU takes, as four of 2^12 do, and timing
+    // those on the thread had chosen the scan by host cost (recursive doubling at 2^20).
     let blockingCalls = false;
     if (!this.caps.timerQuery) {
-      const probe = this.stream(new Uint32Array(Math.min(2 ** 16, Math.max(...sizes))));
-      try {
-        this.scan(probe).dispose(); // first use: compiles
-        await this.#gpuDone();
-        await nextTask();
-        const start = performance.now();
-        for (let k = 0; k < 4; k++) this.scan(probe).dispose();
-        const issued = performance.now() - start;
-        await this.#gpuDone();
-        const done = performance.now() - start - fenceFloor;
-        blockingCalls = issued >= 1 && issued >= BLOCKING_SHARE * done;
-      } finally {
-        probe.dispose();
-      }
+      const issueOfFour = async (n: number): Promise<{ issued: number; done: number }> => {
+        const probe = this.stream(new Uint32Array(n));
+        try {
+          this.scan(probe).dispose(); // first use: compiles
+          await this.#gpuDone();
+          await nextTask();
+          const start = performance.now();
+          for (let k = 0; k < 4; k++) this.scan(probe).dispose();
+          const issued = performance.now() - start;
+          await this.#gpuDone();
+          return { issued, done: performance.now() - start - fenceFloor };
+        } finally {
+          probe.dispose();
+        }
+      };
+      const n = Math.min(2 ** 16, Math.max(...sizes));
+      const large = await issueOfFour(n);
+      const small = await issueOfFour(Math.max(1, n >> 4));
+      blockingCalls = large.issued >= 1 && large.issued >= BLOCKING_SHARE * large.done && large.issued >= BLOCKING_GROWTH * small.issued;
     }
     profile.sampling = { timer: this.caps.timerQuery ? 'query' : 'fence', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
     /**

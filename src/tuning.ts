@@ -67,7 +67,8 @@ export interface TuneSampling {
   fenceFloorMs: number;
   /**
    * Whether the context's calls block the thread (no timer query; four scans of up to 2^16
-   * elements took at least 70 % of their submit-to-done time to issue): samples then timed on the thread.
+   * elements took at least 70 % of their submit-to-done time to issue, and twice as long as four
+   * scans of a sixteenth as many): samples then timed on the thread.
    */
   blockingCalls?: boolean;
   /** Per point (size class / density, or size class / scan) and path: how its samples were sized. */
