@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
-import { compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, scanCandidates, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
+import { callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, scanCandidates, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -43,17 +43,6 @@ const KEEP_DEFAULT_WITHIN = 1.1;
 /** auto leaves the size class's choice at a known density only for a path faster by more than this (the target ratio). */
 const SWITCH_AT_DENSITY = 1.15;
 
-/**
- * tune(): calls whose issue (until they return to the caller) takes at least this share of their
- * submit-to-done time less the fence's own wait block the thread (WebKitGTK); samples are then
- * timed on the thread.
- */
-const BLOCKING_SHARE = 0.7;
-/**
- * tune(): blocking calls also take at least this many times longer to issue with 16 times the
- * elements (the renderer does the work before they return); calls whose issue is only host cost do not.
- */
-const BLOCKING_GROWTH = 2;
 /** tune(): the most time (ms) one sample of blocking calls keeps the thread: within a frame. */
 const TUNE_TASK_MS = 12;
 
@@ -747,7 +736,7 @@ export class Engine {
       const n = Math.min(2 ** 16, Math.max(...sizes));
       const large = await issueOfFour(n);
       const small = await issueOfFour(Math.max(1, n >> 4));
-      blockingCalls = large.issued >= 1 && large.issued >= BLOCKING_SHARE * large.done && large.issued >= BLOCKING_GROWTH * small.issued;
+      blockingCalls = callsBlock(large, small);
     }
     profile.sampling = { timer: this.caps.timerQuery ? 'query' : 'fence', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
     /**

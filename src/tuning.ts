@@ -201,3 +201,21 @@ export function parseProfile(profile: unknown, renderer: string): TuningProfile 
   }
   return { ...(p as TuningProfile), work: { ...p.work }, compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan } };
 }
+
+/** tune(): calls whose issue takes at least this share of their submit-to-done time less the fence's own wait ... */
+const BLOCKING_SHARE = 0.7;
+/** ... and at least this many times longer with 16 times the elements block the thread. */
+const BLOCKING_GROWTH = 2;
+
+/**
+ * Whether a context's calls block the thread (tune(), where there is no timer query), from four
+ * calls on n elements (`large`: their issue time until they returned, and their submit-to-done
+ * time less the fence's own wait, ms) and four on n / 16 (`small`). Blocking calls (WebKitGTK: the
+ * renderer does the work before they return) take most of their submit-to-done time to issue, and
+ * longer with more work; calls whose issue is only host cost (headless-gl on an H200, where that
+ * cost is of the order of the GPU's work) take as long with less. At least 1 ms, for clocks that
+ * tick by whole milliseconds.
+ */
+export function callsBlock(large: { issued: number; done: number }, small: { issued: number }): boolean {
+  return large.issued >= 1 && large.issued >= BLOCKING_SHARE * large.done && large.issued >= BLOCKING_GROWTH * small.issued;
+}
