@@ -52,6 +52,8 @@ uint elementMovingTo(uint p) {
 // for one (fetched when needed, each lane of a warp waited at its own steps: H200, 2^22, random 4-bit
 // digits, 2.6 ms per digit; with 7, 1.4). 3 moves fewer registers per advance: H200 egl, uint32 keys
 // + values, 2^24 88.5 -> 86.0 ms, 2^22 22.8 -> 22.2 (src/sort.ts SORT_SELECT.queue).
+// An empty mask is looked past up to three times, each check only after an advance (nested: H200
+// egl, 2^24 uint32 keys + values 87.7 -> 86.7 ms, 2^22 22.9 -> 22.6, against three checks in a row).
 // Three empty masks in a row, or a position past the digit's bucket, mark the fragment `irregular`
 // (its positions are then wrong and the loop below takes over). Written out once per output,
 // loop-free: the steps stay in registers and the shader stays quick to compile (see
@@ -61,7 +63,7 @@ uint elementMovingTo(uint p) {
 #else
 #define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = q4; q4 = q5; q5 = q6; q6 = q7; q7 = maskAfter(block, 7u); }
 #endif
-#define RANK(k, lane) { uint p = first + uint(k); uint position = 0u; if (p < streamEnd) { irregular = irregular || p >= bucketEnd; if (rest == uvec2(0u)) ADVANCE if (rest == uvec2(0u)) ADVANCE if (rest == uvec2(0u)) ADVANCE irregular = irregular || rest == uvec2(0u); position = (block << 6) + (rest.x != 0u ? lowestBit(rest.x) : 32u + lowestBit(rest.y)); rest = rest.x != 0u ? uvec2(rest.x & (rest.x - 1u), rest.y) : uvec2(0u, rest.y & (rest.y - 1u)); } lane = position; }
+#define RANK(k, lane) { uint p = first + uint(k); uint position = 0u; if (p < streamEnd) { irregular = irregular || p >= bucketEnd; if (rest == uvec2(0u)) { ADVANCE if (rest == uvec2(0u)) { ADVANCE if (rest == uvec2(0u)) { ADVANCE irregular = irregular || rest == uvec2(0u); } } } position = (block << 6) + (rest.x != 0u ? lowestBit(rest.x) : 32u + lowestBit(rest.y)); rest = rest.x != 0u ? uvec2(rest.x & (rest.x - 1u), rest.y) : uvec2(0u, rest.y & (rest.y - 1u)); } lane = position; }
 #ifdef WRITE_PAIRS
 // Output k's pair into `pair` (two components of a texel); zeros past the stream.
 #define PAIR(k, pair) { uint found; RANK(k, found) pair = first + uint(k) < streamEnd ? elementAt(min(found, streamEnd - 1u)) : uvec2(0u); }
