@@ -54,16 +54,18 @@ uint elementMovingTo(uint p) {
 // + values, 2^24 88.5 -> 86.0 ms, 2^22 22.8 -> 22.2 (src/sort.ts SORT_SELECT.queue).
 // An empty mask is looked past up to three times, each check only after an advance (nested: H200
 // egl, 2^24 uint32 keys + values 87.7 -> 86.7 ms, 2^22 22.9 -> 22.6, against three checks in a row).
-// Three empty masks in a row, or a position past the digit's bucket, mark the fragment `irregular`
-// (its positions are then wrong and the loop below takes over). Written out once per output,
-// loop-free: the steps stay in registers and the shader stays quick to compile (see
+// Three empty masks in a row mark the fragment `irregular` (its positions are then wrong and the loop
+// below takes over). That also catches outputs past the digit's bucket: once the walk has taken the
+// bucket's last element, the digit's masks are empty in every block after it (so a check per output
+// against the bucket's end, which this pass made until 2026-11-26, is not needed). Written out once
+// per output, loop-free: the steps stay in registers and the shader stays quick to compile (see
 // bitmask-select.frag). (One line: headless-gl's ANGLE rejects line continuations.)
 #if SELECT_QUEUE == 3
 #define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = maskAfter(block, 3u); }
 #else
 #define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = q4; q4 = q5; q5 = q6; q6 = q7; q7 = maskAfter(block, 7u); }
 #endif
-#define RANK(k, lane) { uint p = first + uint(k); uint position = 0u; if (p < streamEnd) { irregular = irregular || p >= bucketEnd; if (rest == uvec2(0u)) { ADVANCE if (rest == uvec2(0u)) { ADVANCE if (rest == uvec2(0u)) { ADVANCE irregular = irregular || rest == uvec2(0u); } } } position = (block << 6) + (rest.x != 0u ? lowestBit(rest.x) : 32u + lowestBit(rest.y)); rest = rest.x != 0u ? uvec2(rest.x & (rest.x - 1u), rest.y) : uvec2(0u, rest.y & (rest.y - 1u)); } lane = position; }
+#define RANK(k, lane) { uint p = first + uint(k); uint position = 0u; if (p < streamEnd) { if (rest == uvec2(0u)) { ADVANCE if (rest == uvec2(0u)) { ADVANCE if (rest == uvec2(0u)) { ADVANCE irregular = irregular || rest == uvec2(0u); } } } position = (block << 6) + (rest.x != 0u ? lowestBit(rest.x) : 32u + lowestBit(rest.y)); rest = rest.x != 0u ? uvec2(rest.x & (rest.x - 1u), rest.y) : uvec2(0u, rest.y & (rest.y - 1u)); } lane = position; }
 #ifdef WRITE_PAIRS
 // Output k's pair into `pair` (two components of a texel); zeros past the stream.
 #define PAIR(k, pair) { uint found; RANK(k, found) pair = first + uint(k) < streamEnd ? elementAt(min(found, streamEnd - 1u)) : uvec2(0u); }
@@ -81,7 +83,6 @@ void main() {
   uint streamEnd = streamLength();
   Place place = placeOf(min(first, streamEnd - 1u));
   int digit = place.digit;
-  uint bucketEnd = place.end;
   uint block = blockHolding(place, 0u, uint(u_blocks) - 1u);
   // The digit's mask in that block without the elements before first's (`local` of them).
   uint local = place.target - (block == 0u ? place.offset : runningCount(digit, block - 1u));
