@@ -338,10 +338,11 @@ function gpuTrial(ctx, point) {
 /**
  * engine.sort's passes (src/sort.ts): per 4-bit digit one pass packing the digits, one making each
  * block's digit masks, one counting them, one 4-component scan of the counts (n/64 blocks × 4 quads =
- * n/16 texels), a select pass where passes write 4+ attachments (else from 2^18 elements a directory
- * pass), and one move pass; then a gather per moved stream
- * (keys, values). The scan's passes come from engine.scan of a 4-component uint32 stream of n/16
- * elements (the same default algorithm); `formula` is compared with the draws counted.
+ * n/16 texels), then where passes write 4+ attachments a select pass, which places the pairs itself
+ * (SORT_SELECT.writes 'pairs': a move pass only after the last digit's), else a move pass per digit
+ * (from 2^18 elements after a directory pass); then a gather per moved stream (keys, values). The
+ * scan's passes come from engine.scan of a 4-component uint32 stream of n/16 elements (the same
+ * default algorithm); `formula` is compared with the draws counted.
  */
 function sortPasses(ctx, engine, point, counted) {
   const sortCase = SORT_CASES[point.sortCase];
@@ -352,13 +353,15 @@ function sortPasses(ctx, engine, point, counted) {
   // SORT_DIRECTORY.fromElements (2^18) and more add a directory pass per digit.
   const select = engine.caps.drawBuffers >= 4 ? 1 : 0;
   const directory = !select && point.n >= 2 ** 18 ? 1 : 0;
-  const formula = digits * (3 + scan.glDrawCalls + select + directory + 1) + moved;
+  const moves = select ? 1 : digits;
+  const formula = digits * (3 + scan.glDrawCalls + select + directory) + moves + moved;
   return {
     digits,
-    perDigit: { packMasksCounts: 3, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, select, directory, move: 1 },
+    perDigit: { packMasksCounts: 3, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, select, directory },
+    moves,
     gathers: moved,
     formula,
-    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws + ${select ? '1 select' : `${directory} directory`} + 1 move) + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
+    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws + ${select ? '1 select' : `${directory} directory`}) + ${moves} move${moves > 1 ? 's' : ''} + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
     countedDrawCalls: counted,
     matches: formula === counted,
   };
