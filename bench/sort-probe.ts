@@ -4,7 +4,8 @@
 // as splat viewers sort; each result checked against the CPU's stable sort once. With --profile, each
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
-//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--draw-buffers 4] [--repeats 5] [--batch 3] [--profile]
+//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7]
+//          [--tree-shapes 8/64/256,64/64/1024] [--draw-buffers 4] [--repeats 5] [--batch 3] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
@@ -32,7 +33,7 @@ const { values: options } = parseArgs({
     // minimum gives on the same GPU.
     'draw-buffers': { type: 'string' },
     // The select's queue of masks fetched ahead (SORT_SELECT.queue): 7, 3 or both.
-    queues: { type: 'string', default: '7' },
+    queues: { type: 'string', default: String(SORT_SELECT.queue) },
     repeats: { type: 'string', default: '5' },
     batch: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },

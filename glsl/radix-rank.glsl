@@ -6,7 +6,7 @@
 // exceeds rank + offset.
 uniform usampler2D u_ranks;      // inclusive scan of the counts, quad after quad
 uniform int u_ranksWidthLog2;
-uniform int u_blocks;            // blocks per quad in u_ranks
+uniform int u_blocks;            // blocks per quad in u_ranks (and per pair of digits in radix-masks.glsl's masks)
 
 uint runningCount(int digit, uint block) {
   return texelFetch(u_ranks, texelOf(uint(digit >> 2) * uint(u_blocks) + block, uint(u_ranksWidthLog2)), 0)[digit & 3];
@@ -16,7 +16,6 @@ struct Place {
   int digit;
   uint target;   // rank within the digit's bucket + the digit's offset in u_ranks
   uint offset;   // the running count of the digit before the first block
-  uint end;      // the output position just past the digit's bucket
 };
 
 // p < the keys' length.
@@ -27,12 +26,12 @@ Place placeOf(uint p) {
     uvec4 end = texelFetch(u_ranks, texelOf(uint(quad + 1) * uint(u_blocks) - 1u, uint(u_ranksWidthLog2)), 0);
     uvec4 totals = end - before;
     for (int c = 0; c < 4; ++c) {
-      if (p < start + totals[c]) return Place(4 * quad + c, p - start + before[c], before[c], start + totals[c]);
+      if (p < start + totals[c]) return Place(4 * quad + c, p - start + before[c], before[c]);
       start += totals[c];
     }
     before = end;
   }
-  return Place(BUCKETS - 1, 0u, 0u, 0u);   // not reached
+  return Place(BUCKETS - 1, 0u, 0u);   // not reached
 }
 
 // The first block in low .. high whose running count of the digit exceeds `target` (binary search).

@@ -490,8 +490,9 @@ export class Engine {
    * their input order, also when `descending`. Floats sort as `Float32Array.prototype.sort` does
    * (-0 before +0, NaN last). `values` (any stream of the same length) move with their keys. An LSD
    * radix sort over 4-bit digits on exact integer textures: per digit a packing pass, a bit-mask pass, a counts
-   * pass, one scan of the counts, a directory pass (large streams) and a move pass that gathers each
-   * output's (key, position) pair; then a gather of the keys and one of the values. 8 digits for
+   * pass, one scan of the counts, and a select pass that gathers each output's (key, position) pair
+   * (where passes write 4+ attachments; elsewhere a directory pass for large streams and a move
+   * pass); then a gather of the keys and one of the values. 8 digits for
    * 32-bit keys, `bits / 4` rounded up with `bits`. Lengths on the GPU work too.
    * @throws Error if `keys` has 4 components, `values` is another length, `bits` is given for keys
    * that are not uint32, or a stream is disposed or belongs to another engine.
@@ -721,11 +722,13 @@ export class Engine {
       const issueOfFour = async (n: number): Promise<{ issued: number; done: number }> => {
         const probe = this.stream(new Uint32Array(n));
         try {
-          this.scan(probe).dispose(); // first use: compiles
+          // One algorithm at both sizes (a loaded profile could choose differently per size class).
+          const scanOnce = () => this.scan(probe, { algorithm: 'reduce-then-scan' }).dispose();
+          scanOnce(); // first use: compiles
           await this.#gpuDone();
           await nextTask();
           const start = performance.now();
-          for (let k = 0; k < 4; k++) this.scan(probe).dispose();
+          for (let k = 0; k < 4; k++) scanOnce();
           const issued = performance.now() - start;
           await this.#gpuDone();
           return { issued, done: performance.now() - start - fenceFloor };

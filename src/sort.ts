@@ -8,13 +8,13 @@
 // a TEXTURE_2D_ARRAY, where the next digit reads them (SORT_SELECT.writes 'pairs'; H200 egl, 2^22
 // uint32 keys + values: 25.9 -> 23.1 ms against a select writing 4 × attachments positions and a move
 // pass fetching the pair at each, which stays as 'positions'); the last digit's select writes the
-// input positions, which a move pass copies into the keys' layout. Otherwise a directory notes the
-// block of every 2^SORT_DIRECTORY.shift-th output (glsl/radix-directory.frag: a binary search over the
-// blocks each), and every output position finds the element that moves there (glsl/radix-move.frag: a
-// gallop from its directory entry to the block, then the set bit of the right rank in the block's
-// mask) and fetches its pair into an RG32UI texture in the keys' layout. The last digit writes only
-// the input positions; two gathers then move the keys and the values. No float mipmaps, no blending:
-// counts are uint32 scans.
+// input positions of 4 × attachments outputs per fragment, which a move pass copies into the keys'
+// layout. Otherwise a directory notes the block of every 2^SORT_DIRECTORY.shift-th output
+// (glsl/radix-directory.frag: a binary search over the blocks each), and every output position finds
+// the element that moves there (glsl/radix-move.frag: a gallop from its directory entry to the block,
+// then the set bit of the right rank in the block's mask) and fetches its pair into an RG32UI texture
+// in the keys' layout. The last digit writes only the input positions; two gathers then move the keys
+// and the values. No float mipmaps, no blending: counts are uint32 scans.
 // Scattering instead (one point per element, drawn at its new position) measured ~0.6 G points/s on
 // an H100, vertex work alone ~1.7 G vertices/s (bench/scatter-probe.ts): 1.7 ms per digit at 2^20,
 // against 0.09 ms for a full-screen copy pass of the same elements.
@@ -96,7 +96,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   // along consecutive blocks (row-aligned, they were slower: 8.2 -> 9.7 ms), and the counts' quads
   // follow one another (rows of up to 2048: the summing tree adds its groups along a row). The masks
   // lie pair after pair of digits, block after block within a pair (radix-masks.glsl), so a walk
-  // along one digit's masks reads neighbouring texels (block after block, pairs within a block:
+  // along one digit's masks reads neighbouring texels (they lay pair after pair within a block:
   // 2^24 uint32 keys + values 91.2 -> 87.5 ms, 2^22 23.2 -> 22.8, 2^20 unchanged).
   const packed = groupsLayout(capacity, widthLog2, log2Exact(128 / digitBits));
   const masks = compactLayoutFor(blockCount << pairsLog2, maxTextureSize);
@@ -148,7 +148,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
           // positions, which the move only copies into the keys' layout.
           const indices = selected !== undefined;
           const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue } });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...(indices ? stage : common), ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue } });
           gpu.pass(selectProgram, positionsTarget, { ...(indices ? elements : {}), ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: positions.widthLog2 });
           findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
           moveDefines = indices

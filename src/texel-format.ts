@@ -66,7 +66,8 @@ export const COUNT_FORMAT: TexelFormat = texelFormats.r32ui;
 
 /**
  * Two uint32 per texel, inside the engine only (no stream has 2 components): the sort's pairs of
- * (sort key, input position), moved together by one pass per digit (src/sort.ts).
+ * (sort key, input position), moved together by one pass per digit where passes write one attachment
+ * (src/sort.ts; with 4+, the select pass writes them two to an RGBA32UI texel instead).
  */
 export const PAIR_FORMAT: TargetFormat = {
   name: 'rg32ui', components: 2, elementsPerTexel: 1, bytesPerTexel: 8,

@@ -18,4 +18,5 @@ it('calls block where issuing takes most of the submit-to-done time and grows wi
   // Most of the time to issue, and twice as long with 16 times the elements: blocking.
   expect(callsBlock({ issued: 4, done: 5 }, { issued: 2 })).toBe(true);
   expect(callsBlock({ issued: 4, done: 6 }, { issued: 2 })).toBe(false);
+  expect(callsBlock({ issued: 4, done: 5 }, { issued: 2.1 })).toBe(false);
 });

@@ -163,7 +163,7 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     Object.assign(SORT_SELECT, defaults.select);
   });
 
-  it.for([[4, 'pairs', 3], [4, 'positions', 7], [2, 'pairs', 3]] as const)('%i-bit digits, the select writing %s with %i masks queued; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue], context) => {
+  it.for([[4, 'pairs', 3], [4, 'positions', 7], [2, 'pairs', 3]] as const)('%i-bit digits, the select (where one runs) writing %s with %i masks queued; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue], context) => {
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     context.skip(drawBuffers === 1 && writes !== 'pairs', 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');

@@ -43,7 +43,12 @@ export const TREE_SHAPE: Readonly<TreeShape> = { bottomFanIn: 8, fanIn: 64, topE
  * enough for the top pass in one row. A level whose rows are at least this wide (or that is one
  * row) has both; inputs laid out by layout.ts#groupsLayout take it as their `minWidth`.
  */
-export const SUMMING_TREE_ROW = Math.max(TREE_SHAPE.fanIn, TREE_SHAPE.topEntries);
+export const SUMMING_TREE_ROW = summingTreeRow(TREE_SHAPE);
+
+/** The rows a tree of this shape needs (SUMMING_TREE_ROW for the default shape). */
+export function summingTreeRow(shape: TreeShape): number {
+  return Math.max(shape.fanIn, shape.topEntries);
+}
 
 /** One level of the tree: its entries in a row-major texture of power-of-two width. */
 interface Level {
@@ -101,7 +106,7 @@ export function summingTreeScan(gpu: Gpu, input: BlockScanInput, options: TreeSc
       // The groups of a row of entries are a row of the level above (layout.ts#groupsLayout): no
       // taller than this level, so within the texture limit. Its rows hold whole groups of its own
       // (the shaders add a group along a row): at least a fan-in or a top level wide.
-      const sumsLayout = groupsLayout(level.count, level.widthLog2, fanInLog2, Math.max(shape.fanIn, shape.topEntries));
+      const sumsLayout = groupsLayout(level.count, level.widthLog2, fanInLog2, summingTreeRow(shape));
       const sums = scope.target(sumsLayout.width, sumsLayout.height, format);
       gpu.pass(gpu.program({ name: 'tree-scan-reduce.frag', fragment: treeScanReduce, defines: { ...defines, FAN_IN: fanIn } }), sums, {
         u_below: level.texture,
