@@ -5,7 +5,7 @@
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
 //          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7]
-//          [--tree-shapes 8/64/256,64/64/1024] [--draw-buffers 4] [--repeats 5] [--batch 3] [--profile]
+//          [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
@@ -13,6 +13,7 @@ import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
 import { SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
 import { TREE_SHAPE, type TreeShape } from '../src/scan/summing-tree.js';
+import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
 import { passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
@@ -29,6 +30,9 @@ const { values: options } = parseArgs({
     // The summing tree's shapes (bottom fan-in/fan-in/top entries) tried for the counts' scan (where
     // it is the summing tree: up to 2^19 texels of counts), e.g. 8/64/256,64/64/1024.
     'tree-shapes': { type: 'string' },
+    // Texel counts above which whole-stream scans take lanes (LANES_SHAPE.aboveTexels), tried in turn
+    // for the counts' scan, e.g. 524288,4096.
+    'lanes-above': { type: 'string' },
     // Attachments per pass the sort may use (at most what the context writes): 4 shows what WebGL2's
     // minimum gives on the same GPU.
     'draw-buffers': { type: 'string' },
@@ -57,6 +61,8 @@ const treeShapes: Array<TreeShape | undefined> = options['tree-shapes'] === unde
   return { bottomFanIn: bottomFanIn!, fanIn: fanIn!, topEntries: topEntries! };
 });
 const defaultShape = { ...TREE_SHAPE };
+const lanesAbove: number[] = options['lanes-above'] === undefined ? [LANES_SHAPE.aboveTexels] : options['lanes-above'].split(',').map(Number);
+for (const t of lanesAbove) if (!Number.isInteger(t) || t < 0) { console.error(`--lanes-above: texel counts, comma-separated; got ${options['lanes-above']}`); process.exit(2); }
 const profileSize = options['profile-size'] === undefined ? Math.max(...sizes) : Number(options['profile-size']);
 const repeats = Number(options.repeats);
 const batch = Number(options.batch);
@@ -104,14 +110,15 @@ for (const log2n of sizes) {
     const variants: Array<[number, number, string, TreeShape | undefined]> = digitWidths.flatMap((d) =>
       selects.flatMap((select) => (select !== 'off' ? [[d, shifts[0]!, select] as const] : shifts.map((s) => [d, s, 'off'] as const)))
         .flatMap(([d, s, select]) => treeShapes.map((shape): [number, number, string, TreeShape | undefined] => [d, s, select, shape])));
-    for (const [digitBits, shift, select, shape, q] of variants.flatMap((v) => queues.map((queue) => [...v, queue] as const))) {
+    for (const [digitBits, shift, select, shape, q, above] of variants.flatMap((v) => queues.flatMap((queue) => lanesAbove.map((t) => [...v, queue, t] as const)))) {
+      LANES_SHAPE.aboveTexels = above;
       SORT_SELECT.queue = q as 3 | 7;
       Object.assign(TREE_SHAPE as TreeShape, shape ?? defaultShape);
       SORT_RADIX.digitBits = digitBits as 2 | 4;
       SORT_DIRECTORY.shift = shift;
       SORT_SELECT.enabled = select !== 'off';
       if (select !== 'off') SORT_SELECT.writes = select as typeof SORT_SELECT.writes;
-      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (queues.length > 1 ? ` queue ${q}` : '');
+      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (queues.length > 1 ? ` queue ${q}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '');
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
       const gotValues = await once.values!.read();
