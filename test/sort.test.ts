@@ -184,6 +184,16 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
           ids.dispose();
         }
       }
+      // One digit (bits <= digitBits): the first digit's select is also the last, writing input
+      // positions read straight from the user's keys.
+      const small = Uint32Array.from({ length: 3 * 2048 + 5 }, (_, i) => Math.imul(i + 7, 2654435761) >>> (32 - digitBits));
+      const smallStream = engine!.stream(small);
+      const smallIds = engine!.stream(Uint32Array.from(small, (_, i) => i));
+      const oneDigit = engine!.sort(smallStream, { values: smallIds, bits: digitBits });
+      expectSameBits((await oneDigit.values!.read()) as Uint32Array, Uint32Array.from(stableOrder(small, false)), `one ${digitBits}-bit digit`);
+      oneDigit.dispose();
+      smallStream.dispose();
+      smallIds.dispose();
       const source = Int32Array.from({ length: 6000 }, (_, i) => ((i * 7919) % 2001) - 1000);
       const stream = engine!.stream(source);
       const negative = engine!.compact(stream, { keep: { lessEqual: -1 } });
