@@ -44,28 +44,42 @@ const { values: options } = parseArgs({
     out: { type: 'string' },
   },
 });
-const sizes = options.sizes.split(',').map(Number);
-const shifts = options.shifts.split(',').map(Number);
+/** A bad argument: say which and how to call the probe, exit 2 (nothing measured). */
+function refuse(message: string): never {
+  console.error(`sort-probe: ${message}\n(see the usage at the top of bench/sort-probe.ts)`);
+  process.exit(2);
+}
+const integers = (name: string, text: string, ok: (v: number) => boolean): number[] => {
+  const list = text.split(',').map(Number);
+  if (list.length === 0 || !list.every((v) => Number.isInteger(v) && ok(v))) refuse(`--${name}: got ${text}`);
+  return list;
+};
+const sizes = integers('sizes', options.sizes, (v) => v >= 1 && v <= 26);
+const shifts = integers('shifts', options.shifts, (v) => v >= 0 && v <= 10);
+const queues = integers('queues', options.queues, (v) => v === 3 || v === 7);
+const digitWidths = integers('digit-bits', options['digit-bits'], (v) => v === 2 || v === 4);
+const [repeats] = integers('repeats', options.repeats, (v) => v >= 1);
+const [batch] = integers('batch', options.batch, (v) => v >= 1);
 const selects = options.select.split(',');
-const queues = options.queues.split(',').map(Number);
-for (const q of queues) if (q !== 3 && q !== 7) throw new Error(`--queues: 3, 7 or both; got ${q}`);
-for (const select of selects) if (!['pairs', 'positions', 'off'].includes(select)) throw new Error(`--select: pairs, positions or off; got ${select}`);
-const digitWidths = options['digit-bits'].split(',').map(Number);
-for (const bits of digitWidths) if (bits !== 2 && bits !== 4) throw new Error(`--digit-bits: 2 or 4; got ${bits}`);
+for (const select of selects) if (!['pairs', 'positions', 'off'].includes(select)) refuse(`--select: pairs, positions or off; got ${options.select}`);
 const treeShapes: Array<TreeShape | undefined> = options['tree-shapes'] === undefined ? [undefined] : options['tree-shapes'].split(',').map((text) => {
   const [bottomFanIn, fanIn, topEntries] = text.split('/').map(Number);
-  if (![bottomFanIn, fanIn, topEntries].every((v) => Number.isInteger(v) && v > 0 && (v & (v - 1)) === 0)) {
-    console.error(`--tree-shapes: powers of two bottom/fanIn/top, comma-separated; got ${text}`);
-    process.exit(2);
-  }
+  if (![bottomFanIn, fanIn, topEntries].every((v) => Number.isInteger(v) && v! > 0 && (v! & (v! - 1)) === 0)) refuse(`--tree-shapes: powers of two bottom/fanIn/top, comma-separated; got ${text}`);
   return { bottomFanIn: bottomFanIn!, fanIn: fanIn!, topEntries: topEntries! };
 });
 const defaultShape = { ...TREE_SHAPE };
 const lanesAbove: number[] = options['lanes-above'] === undefined ? [LANES_SHAPE.aboveTexels] : options['lanes-above'].split(',').map(Number);
-for (const t of lanesAbove) if (!Number.isInteger(t) || t < 0) { console.error(`--lanes-above: texel counts, comma-separated; got ${options['lanes-above']}`); process.exit(2); }
-const profileSize = options['profile-size'] === undefined ? Math.max(...sizes) : Number(options['profile-size']);
-const repeats = Number(options.repeats);
-const batch = Number(options.batch);
+for (const t of lanesAbove) if (!Number.isInteger(t) || t < 0) refuse(`--lanes-above: texel counts, comma-separated; got ${options['lanes-above']}`);
+// Every combination asked for; the directory's spacing matters only without the select pass.
+const variants: Array<{ digitBits: number; shift: number; select: string; shape: TreeShape | undefined; queue: number; above: number }> = [];
+for (const digitBits of digitWidths) {
+  for (const select of selects) {
+    for (const shift of select === 'off' ? shifts : [shifts[0]!]) {
+      for (const shape of treeShapes) for (const queue of queues) for (const above of lanesAbove) variants.push({ digitBits, shift, select, shape, queue, above });
+    }
+  }
+}
+const profileSize = options['profile-size'] === undefined ? Math.max(...sizes) : integers('profile-size', options['profile-size'], (v) => sizes.includes(v))[0]!;
 
 const gl = createHeadlessContext();
 const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
@@ -73,8 +87,7 @@ const renderer = headlessRenderer(gl);
 if (options['draw-buffers'] !== undefined) {
   const wanted = Number(options['draw-buffers']);
   if (![1, 4, 8].includes(wanted) || wanted > engine.caps.drawBuffers) {
-    console.error(`--draw-buffers: 1, 4 or 8, at most this context's ${engine.caps.drawBuffers}; got ${options['draw-buffers']}`);
-    process.exit(2);
+    refuse(`--draw-buffers: 1, 4 or 8, at most this context's ${engine.caps.drawBuffers}; got ${options['draw-buffers']}`);
   }
   gpuOf(engine).drawBuffers = wanted as 1 | 4 | 8;
 }
@@ -106,19 +119,15 @@ for (const log2n of sizes) {
     console.log(`2^${log2n} Uint32Array.prototype.sort of the ${bits}-bit keys (host): ${hostMs.toFixed(2).padStart(8)} ms`);
     const keyStream = engine.stream(keys);
     const valueStream = engine.stream(indices);
-    // The directory's spacing matters only without the select pass.
-    const variants: Array<[number, number, string, TreeShape | undefined]> = digitWidths.flatMap((d) =>
-      selects.flatMap((select) => (select !== 'off' ? [[d, shifts[0]!, select] as const] : shifts.map((s) => [d, s, 'off'] as const)))
-        .flatMap(([d, s, select]) => treeShapes.map((shape): [number, number, string, TreeShape | undefined] => [d, s, select, shape])));
-    for (const [digitBits, shift, select, shape, q, above] of variants.flatMap((v) => queues.flatMap((queue) => lanesAbove.map((t) => [...v, queue, t] as const)))) {
+    for (const { digitBits, shift, select, shape, queue, above } of variants) {
       LANES_SHAPE.aboveTexels = above;
-      SORT_SELECT.queue = q as 3 | 7;
+      SORT_SELECT.queue = queue as 3 | 7;
       Object.assign(TREE_SHAPE as TreeShape, shape ?? defaultShape);
       SORT_RADIX.digitBits = digitBits as 2 | 4;
       SORT_DIRECTORY.shift = shift;
       SORT_SELECT.enabled = select !== 'off';
       if (select !== 'off') SORT_SELECT.writes = select as typeof SORT_SELECT.writes;
-      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (queues.length > 1 ? ` queue ${q}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '');
+      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (queues.length > 1 ? ` queue ${queue}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '');
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
       const gotValues = await once.values!.read();
@@ -131,7 +140,7 @@ for (const log2n of sizes) {
       once.dispose();
       const what = `sort ${bits}-bit keys + uint32 values`;
       const ms = await perCall(() => engine.sort(keyStream, sortOptions).dispose());
-      rows.push({ what, log2n, shift, digitBits, select, queue: q, ...(shape ? { treeShape: shape } : {}), ms });
+      rows.push({ what, log2n, shift, digitBits, select, queue, ...(shape ? { treeShape: shape } : {}), ms });
       console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms`);
       if (options.profile && log2n === profileSize) {
         const totals = new Map<string, number>();
