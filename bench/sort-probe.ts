@@ -4,14 +4,14 @@
 // as splat viewers sort; each result checked against the CPU's stable sort once. With --profile, each
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
-//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7]
+//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7] [--count-groups 0,2,3]
 //          [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
-import { SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
+import { SORT_COUNTS, SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
 import { TREE_SHAPE, type TreeShape } from '../src/scan/summing-tree.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
 import { passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
@@ -38,6 +38,8 @@ const { values: options } = parseArgs({
     'draw-buffers': { type: 'string' },
     // The select's queue of masks fetched ahead (SORT_SELECT.queue): 7, 3 or both.
     queues: { type: 'string', default: String(SORT_SELECT.queue) },
+    // Blocks per counted group, log2 (SORT_COUNTS.groupLog2): 0 counts every block.
+    'count-groups': { type: 'string', default: String(SORT_COUNTS.groupLog2) },
     repeats: { type: 'string', default: '5' },
     batch: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },
@@ -57,6 +59,7 @@ const integers = (name: string, text: string, ok: (v: number) => boolean): numbe
 const sizes = integers('sizes', options.sizes, (v) => v >= 1 && v <= 26);
 const shifts = integers('shifts', options.shifts, (v) => v >= 0 && v <= 10);
 const queues = integers('queues', options.queues, (v) => v === 3 || v === 7);
+const countGroups = integers('count-groups', options['count-groups'], (v) => v >= 0 && v <= 4);
 const digitWidths = integers('digit-bits', options['digit-bits'], (v) => v === 2 || v === 4);
 const [repeats] = integers('repeats', options.repeats, (v) => v >= 1);
 const [batch] = integers('batch', options.batch, (v) => v >= 1);
@@ -71,11 +74,11 @@ const defaultShape = { ...TREE_SHAPE };
 const lanesAbove: number[] = options['lanes-above'] === undefined ? [LANES_SHAPE.aboveTexels] : options['lanes-above'].split(',').map(Number);
 for (const t of lanesAbove) if (!Number.isInteger(t) || t < 0) refuse(`--lanes-above: texel counts, comma-separated; got ${options['lanes-above']}`);
 // Every combination asked for; the directory's spacing matters only without the select pass.
-const variants: Array<{ digitBits: number; shift: number; select: string; shape: TreeShape | undefined; queue: number; above: number }> = [];
+const variants: Array<{ digitBits: number; shift: number; select: string; shape: TreeShape | undefined; queue: number; above: number; groupLog2: number }> = [];
 for (const digitBits of digitWidths) {
   for (const select of selects) {
     for (const shift of select === 'off' ? shifts : [shifts[0]!]) {
-      for (const shape of treeShapes) for (const queue of queues) for (const above of lanesAbove) variants.push({ digitBits, shift, select, shape, queue, above });
+      for (const shape of treeShapes) for (const queue of queues) for (const above of lanesAbove) for (const groupLog2 of countGroups) variants.push({ digitBits, shift, select, shape, queue, above, groupLog2 });
     }
   }
 }
@@ -95,7 +98,7 @@ console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
 
-const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; queue?: number; treeShape?: TreeShape; ms: number }> = [];
+const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; queue?: number; groupLog2?: number; treeShape?: TreeShape; ms: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
   const n = 2 ** log2n;
@@ -119,15 +122,16 @@ for (const log2n of sizes) {
     console.log(`2^${log2n} Uint32Array.prototype.sort of the ${bits}-bit keys (host): ${hostMs.toFixed(2).padStart(8)} ms`);
     const keyStream = engine.stream(keys);
     const valueStream = engine.stream(indices);
-    for (const { digitBits, shift, select, shape, queue, above } of variants) {
+    for (const { digitBits, shift, select, shape, queue, above, groupLog2 } of variants) {
       LANES_SHAPE.aboveTexels = above;
       SORT_SELECT.queue = queue as 3 | 7;
       Object.assign(TREE_SHAPE as TreeShape, shape ?? defaultShape);
       SORT_RADIX.digitBits = digitBits as 2 | 4;
+      SORT_COUNTS.groupLog2 = groupLog2;
       SORT_DIRECTORY.shift = shift;
       SORT_SELECT.enabled = select !== 'off';
       if (select !== 'off') SORT_SELECT.writes = select as typeof SORT_SELECT.writes;
-      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (queues.length > 1 ? ` queue ${queue}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '');
+      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (queues.length > 1 ? ` queue ${queue}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '') + (countGroups.length > 1 ? ` groups of 2^${groupLog2}` : '');
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
       const gotValues = await once.values!.read();
@@ -140,7 +144,7 @@ for (const log2n of sizes) {
       once.dispose();
       const what = `sort ${bits}-bit keys + uint32 values`;
       const ms = await perCall(() => engine.sort(keyStream, sortOptions).dispose());
-      rows.push({ what, log2n, shift, digitBits, select, queue, ...(shape ? { treeShape: shape } : {}), ms });
+      rows.push({ what, log2n, shift, digitBits, select, queue, groupLog2, ...(shape ? { treeShape: shape } : {}), ms });
       console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms`);
       if (options.profile && log2n === profileSize) {
         const totals = new Map<string, number>();

@@ -1,8 +1,8 @@
 #version 300 es
-// Radix sort, per digit (src/sort.ts): entry e notes the block holding the element that moves to
-// output position e · 2^DIRECTORY_SHIFT (a binary search over all blocks, radix-rank.glsl). The move
-// pass then starts each output from its entry and gallops forward a block or two instead of searching
-// all blocks (14 dependent fetches at 2^20 elements), as the bitmask compaction's directory does.
+// Radix sort, per digit (src/sort.ts): entry e notes the counted group of blocks holding the element
+// that moves to output position e · 2^DIRECTORY_SHIFT (a binary search over all groups,
+// radix-rank.glsl). The move pass then starts each output from its entry and gallops forward a group
+// or two instead of searching all groups, as the bitmask compaction's directory does.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -17,5 +17,5 @@ out uvec4 outValue;
 void main() {
   uint p = indexOf(ivec2(gl_FragCoord.xy), uint(u_directoryWidthLog2)) << DIRECTORY_SHIFT;
   if (p >= streamLength()) { outValue = uvec4(0u); return; }
-  outValue = uvec4(blockHolding(placeOf(p), 0u, uint(u_blocks) - 1u));
+  outValue = uvec4(groupHolding(placeOf(p), 0u, uint(u_groups) - 1u));
 }

@@ -2,11 +2,11 @@
 // Radix sort, per digit (src/sort.ts): output position p fetches the element that moves there (a
 // gather: one point drawn per element to scatter it instead runs at ~0.6 G points/s on an H100,
 // bench/scatter-probe.ts). p's digit and rank come from the scanned counts (radix-rank.glsl); the
-// block holding its element from the directory (radix-directory.frag: the block of the first position
-// of p's group of 2^DIRECTORY_SHIFT) where that position has p's digit, by a gallop (blocks b, b+1,
-// b+3, ...) and a search of the last stride; otherwise (no directory, or the digit changes inside the
-// group) by a binary search over all blocks. The block's mask of the digit (radix-digit-masks.frag)
-// then gives the element: its set bit of the right rank. Elements of one digit keep their order
+// counted group of blocks holding its element from the directory (radix-directory.frag: the group of
+// the first of p's 2^DIRECTORY_SHIFT outputs) where that output has p's digit, by a gallop (groups g,
+// g+1, g+3, ...) and a search of the last stride; otherwise (no directory, or the digit changes among
+// those outputs) by a binary search over all groups. The group's masks of the digit
+// (radix-digit-masks.frag) then give the block and the element: its set bit of the right rank. Elements of one digit keep their order
 // (stable). Writes the pair (sort key, input position); the last digit only the input position
 // (LAST_DIGIT), from which the keys and values are gathered. Positions past the length write 0.
 // With POSITIONS, radix-select.frag found where p's element is, and p only fetches it; with
@@ -18,10 +18,8 @@ precision highp usampler2D;
 
 #include "texel-index.glsl"
 #include "stream-length.glsl"
-#include "bit-count.glsl"
 #include "radix-element.glsl"
 #include "radix-rank.glsl"
-#include "radix-masks.glsl"
 
 #ifdef POSITIONS
 // radix-select.frag's output: the element moving to position p in lane p % RANKS of texel p / RANKS.
@@ -49,12 +47,12 @@ void main() {
 #endif
 #else
   Place place = placeOf(p);
-  uint last = uint(u_blocks) - 1u;
-  uint block;
+  uint last = uint(u_groups) - 1u;
+  uint group;
 #ifdef DIRECTORY
-  // The group's first position has p's digit if it lies in p's bucket (which starts at p - rank).
-  uint groupStart = (p >> DIRECTORY_SHIFT) << DIRECTORY_SHIFT;
-  if (groupStart + (place.target - place.offset) >= p) {
+  // The entry's first output has p's digit if it lies in p's bucket (which starts at p - rank).
+  uint entryStart = (p >> DIRECTORY_SHIFT) << DIRECTORY_SHIFT;
+  if (entryStart + (place.target - place.offset) >= p) {
     uint low = texelFetch(u_directory, texelOf(p >> DIRECTORY_SHIFT, uint(u_directoryWidthLog2)), 0).r;
     uint stride = 1u;
     uint high = low;
@@ -67,14 +65,14 @@ void main() {
       stride <<= 1;
       count = runningCount(place.digit, high);
     }
-    block = blockHolding(place, low, high);
+    group = groupHolding(place, low, high);
   } else {
-    block = blockHolding(place, 0u, last);
+    group = groupHolding(place, 0u, last);
   }
 #else
-  block = blockHolding(place, 0u, last);
+  group = groupHolding(place, 0u, last);
 #endif
-  uvec2 element = elementAt(elementOf(place, block));
+  uvec2 element = elementAt(elementOf(place, blockIn(place, group)));
 #endif
 #ifdef LAST_DIGIT
   outValue = uvec4(element.y);

@@ -1,21 +1,24 @@
 // Radix sort, per digit (src/sort.ts): where output position p's element is, from the scan of the
-// blocks' counts (radix-block-counts.frag). The buckets of digits 0, 1, ... follow each other among
-// the outputs; the scan's last block of each quad holds the running totals, so p's digit, its rank
-// within the digit's bucket and the digit's offset in the scan (the totals of the quads before) come
-// from QUADS fetches. The block holding the element is the first whose running count of the digit
-// exceeds rank + offset.
+// groups' counts (radix-block-counts.frag; a group is 2^GROUP_LOG2 consecutive blocks of 64
+// elements). The buckets of digits 0, 1, ... follow each other among the outputs; the scan's last
+// group of each quad holds the running totals, so p's digit, its rank within the digit's bucket and
+// the digit's offset in the scan (the totals of the quads before) come from QUADS fetches. The group
+// holding the element is the first whose running count of the digit exceeds rank + offset; within
+// it, the blocks' masks are counted one after another.
+#include "radix-masks.glsl"
+
 uniform usampler2D u_ranks;      // inclusive scan of the counts, quad after quad
 uniform int u_ranksWidthLog2;
-uniform int u_blocks;            // blocks per quad in u_ranks (and per pair of digits in radix-masks.glsl's masks)
+uniform int u_groups;            // groups per quad in u_ranks
 
-uint runningCount(int digit, uint block) {
-  return texelFetch(u_ranks, texelOf(uint(digit >> 2) * uint(u_blocks) + block, uint(u_ranksWidthLog2)), 0)[digit & 3];
+uint runningCount(int digit, uint group) {
+  return texelFetch(u_ranks, texelOf(uint(digit >> 2) * uint(u_groups) + group, uint(u_ranksWidthLog2)), 0)[digit & 3];
 }
 
 struct Place {
   int digit;
   uint target;   // rank within the digit's bucket + the digit's offset in u_ranks
-  uint offset;   // the running count of the digit before the first block
+  uint offset;   // the running count of the digit before the first group
 };
 
 // p < the keys' length.
@@ -23,7 +26,7 @@ Place placeOf(uint p) {
   uint start = 0u;
   uvec4 before = uvec4(0u);
   for (int quad = 0; quad < QUADS; ++quad) {
-    uvec4 end = texelFetch(u_ranks, texelOf(uint(quad + 1) * uint(u_blocks) - 1u, uint(u_ranksWidthLog2)), 0);
+    uvec4 end = texelFetch(u_ranks, texelOf(uint(quad + 1) * uint(u_groups) - 1u, uint(u_ranksWidthLog2)), 0);
     uvec4 totals = end - before;
     for (int c = 0; c < 4; ++c) {
       if (p < start + totals[c]) return Place(4 * quad + c, p - start + before[c], before[c]);
@@ -34,11 +37,48 @@ Place placeOf(uint p) {
   return Place(BUCKETS - 1, 0u, 0u);   // not reached
 }
 
-// The first block in low .. high whose running count of the digit exceeds `target` (binary search).
-uint blockHolding(Place place, uint low, uint high) {
+// The first group in low .. high whose running count of the digit exceeds `target` (binary search).
+uint groupHolding(Place place, uint low, uint high) {
   while (low < high) {
     uint middle = (low + high) >> 1;
     if (runningCount(place.digit, middle) > place.target) high = middle; else low = middle + 1u;
   }
   return low;
+}
+
+struct Found {
+  uint block;
+  uint before;   // the digit's running count before the block (place.offset before the first)
+};
+
+// The block of `group` holding place's element. The masks of the group's blocks but its last are
+// fetched together (their addresses do not depend on one another), then taken while the count stays
+// at most place.target.
+Found blockIn(Place place, uint group) {
+  uint before = group == 0u ? place.offset : runningCount(place.digit, group - 1u);
+  uint start = group << GROUP_LOG2;
+  uint block = start;
+  for (int k = 0; k < (1 << GROUP_LOG2) - 1; ++k) {
+    uint b = start + uint(k);
+    uint count = b + 1u < uint(u_blocks) ? bits64(digitMask(b, place.digit)) : 0u;
+    if (block == b && b + 1u < uint(u_blocks) && before + count <= place.target) {
+      before += count;
+      block = b + 1u;
+    }
+  }
+  return Found(block, before);
+}
+
+// The block holding place's element, searched for among all groups.
+Found blockHolding(Place place) {
+  return blockIn(place, groupHolding(place, 0u, uint(u_groups) - 1u));
+}
+
+// The element of found.block whose digit is place.digit, of rank place.target among those of the
+// blocks before and this one: its set bit of the right rank in the block's mask.
+uint elementOf(Place place, Found found) {
+  uint local = place.target - found.before;
+  uvec2 mask = digitMask(found.block, place.digit);
+  uint lowCount = bitCount32(mask.x);
+  return (found.block << 6) + (local < lowCount ? selectBit(mask.x, local) : 32u + selectBit(mask.y, local - lowCount));
 }

@@ -18,9 +18,7 @@ precision highp usampler2D;
 
 #include "texel-index.glsl"
 #include "stream-length.glsl"
-#include "bit-count.glsl"
 #include "radix-rank.glsl"
-#include "radix-masks.glsl"
 #if defined(WRITE_PAIRS) || defined(WRITE_INDICES)
 #include "radix-element.glsl"
 #endif
@@ -42,7 +40,7 @@ layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
 // The element moving to output position p, searched for alone.
 uint elementMovingTo(uint p) {
   Place place = placeOf(p);
-  return elementOf(place, blockHolding(place, 0u, uint(u_blocks) - 1u));
+  return elementOf(place, blockHolding(place));
 }
 
 // Output position first + k: the next set bit of the digit's mask `rest`, moving on to the next
@@ -83,9 +81,10 @@ void main() {
   uint streamEnd = streamLength();
   Place place = placeOf(min(first, streamEnd - 1u));
   int digit = place.digit;
-  uint block = blockHolding(place, 0u, uint(u_blocks) - 1u);
+  Found found = blockHolding(place);
+  uint block = found.block;
   // The digit's mask in that block without the elements before first's (`local` of them).
-  uint local = place.target - (block == 0u ? place.offset : runningCount(digit, block - 1u));
+  uint local = place.target - found.before;
   uvec2 rest = digitMask(block, digit);
   if (local > 0u) {
     uint lowCount = bitCount32(rest.x);

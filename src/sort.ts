@@ -1,8 +1,8 @@
 // engine.sort(): a stable LSD radix sort on exact integer textures. The elements travel as pairs
 // (sort key, input position). Per digit of SORT_RADIX.digitBits bits, from the lowest: the digits are
 // packed 32 (or 64) to a texel (glsl/radix-digits.frag); each block of 64 elements notes which of its
-// elements have each digit, as bit masks (glsl/radix-digit-masks.frag); the masks' bit counts
-// (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass writes 4 or more
+// elements have each digit, as bit masks (glsl/radix-digit-masks.frag); the masks' bit counts per
+// group of SORT_COUNTS blocks (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass writes 4 or more
 // attachments, a select pass (glsl/radix-select.frag) places 2 × attachments consecutive outputs per
 // fragment (one search, then a walk along the digit's masks) and writes their pairs into the layers of
 // a TEXTURE_2D_ARRAY, where the next digit reads them (SORT_SELECT.writes 'pairs'; H200 egl, 2^22
@@ -44,6 +44,13 @@ export const SORT_RADIX: { digitBits: 2 | 4 } = { digitBits: 4 };
 /** Elements per block (log2): two 32-bit mask words per digit (the shaders' `<< 6`). */
 const BLOCK_LOG2 = 6;
 /**
+ * Blocks per counted group (log2): the counts pass counts each digit per group of 2^groupLog2 blocks,
+ * and the searches count the masks of the few blocks within a group themselves
+ * (glsl/radix-rank.glsl blockIn), so the counts' scan is 2^groupLog2 times smaller. 0 counts every
+ * block. Tunable (bench/sort-probe.ts --count-groups).
+ */
+export const SORT_COUNTS: { groupLog2: number } = { groupLog2: 2 };
+/**
  * For streams of at least `fromElements` texels, one directory entry per 2^shift outputs (a binary
  * search over all blocks each) from which the move pass gallops; smaller ones search all blocks,
  * a pass fewer per digit. Tunable (bench/sort-probe.ts --shifts).
@@ -75,6 +82,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const quads = 2 ** digitBits / 4;
   const large = capacity >= SORT_DIRECTORY.fromElements;
   const directoryShift = SORT_DIRECTORY.shift;
+  const groupLog2 = SORT_COUNTS.groupLog2;
   const common = {
     FLOAT_VALUES: keys.type === 'float32',
     INT_VALUES: keys.type === 'int32',
@@ -85,9 +93,11 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
     QUADS: quads,
     DIGIT_BITS: digitBits,
     PER_UINT: 32 / digitBits,
+    GROUP_LOG2: groupLog2,
   };
   const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
   const blockCount = Math.ceil(capacity / 2 ** BLOCK_LOG2);
+  const groupCount = Math.ceil(blockCount / 2 ** groupLog2);
   // The digits packed 128 / digitBits to a texel (a block of 64 in digitBits / 2 texels), the
   // directory and the select's positions: each texel stands for a run of consecutive elements (or
   // outputs), row-aligned so that a row of fragments reads one row of the keys
@@ -100,7 +110,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   // 2^24 uint32 keys + values 91.2 -> 87.5 ms, 2^22 23.2 -> 22.8, 2^20 unchanged).
   const packed = groupsLayout(capacity, widthLog2, log2Exact(128 / digitBits));
   const masks = compactLayoutFor(blockCount << pairsLog2, maxTextureSize);
-  const counts = compactLayoutFor(blockCount * quads, maxTextureSize);
+  const counts = compactLayoutFor(groupCount * quads, maxTextureSize);
   const scanEntry = scanAlgorithms[defaultScan(undefined, counts.width * counts.height, gpu.drawBuffers)] as ScanAlgorithmEntry;
   const countsProgram = gpu.program({ name: 'radix-block-counts.frag', fragment: radixBlockCounts, defines: common });
   const masksProgram = gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: common });
@@ -131,9 +141,9 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
         gpu.pass(digitsProgram, packedDigits, { ...elements, u_digitsWidthLog2: packed.widthLog2 });
         const digitMasks = scope.target(masks.width, masks.height, texelFormats.rgba32ui);
         gpu.pass(masksProgram, digitMasks, { u_digits: packedDigits.texture, u_digitsWidthLog2: packed.widthLog2, u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount, ...length });
-        const masksUniforms = { u_masks: digitMasks.texture, u_masksWidthLog2: masks.widthLog2 };
-        const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, blockCount, masksUniforms, length, maxTextureSize }));
-        const rankUniforms = { u_ranks: ranks.texture, u_ranksWidthLog2: counts.widthLog2, u_blocks: blockCount, ...length };
+        const masksUniforms = { u_masks: digitMasks.texture, u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount };
+        const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, groupCount, masksUniforms, length, maxTextureSize }));
+        const rankUniforms = { u_ranks: ranks.texture, u_ranksWidthLog2: counts.widthLog2, u_groups: groupCount, ...length };
         if (selected && !last) {
           // The select places the pairs: the next digit reads them where they are.
           const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, attachments);
@@ -182,16 +192,16 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   }
 }
 
-/** Every block's running count of each digit (inclusive), quad after quad; totals at each quad's last block. */
+/** Every counted group's running count of each digit (inclusive), quad after quad; totals at each quad's last group. */
 function runningCounts(
   gpu: Gpu,
   countsProgram: ReturnType<Gpu['program']>,
   scanEntry: ScanAlgorithmEntry,
-  at: { counts: Layout; blockCount: number; masksUniforms: Record<string, unknown>; length: Record<string, unknown>; maxTextureSize: number },
+  at: { counts: Layout; groupCount: number; masksUniforms: Record<string, unknown>; length: Record<string, unknown>; maxTextureSize: number },
 ): RenderTarget {
   return gpu.scope((scope) => {
     const counts = scope.target(at.counts.width, at.counts.height, texelFormats.rgba32ui);
-    gpu.pass(countsProgram, counts, { ...at.masksUniforms, u_blocks: at.blockCount, u_countsWidthLog2: at.counts.widthLog2, ...at.length });
+    gpu.pass(countsProgram, counts, { ...at.masksUniforms, u_groups: at.groupCount, u_countsWidthLog2: at.counts.widthLog2, ...at.length });
     const input = { texture: counts.texture, width: at.counts.width, height: at.counts.height, format: texelFormats.rgba32ui };
     const options = { floatValues: false, exclusive: false, radix: 4 };
     return scanEntry.wholeStream

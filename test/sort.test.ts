@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamData } from '../src/index.js';
-import { SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
+import { SORT_COUNTS, SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
 import { engineWithDrawBuffers, expectSameBits, restoreDrawBuffers, testEngine } from './support/engine.js';
 
 type Kind = 'float32' | 'uint32' | 'int32';
@@ -114,18 +114,22 @@ describe('engine.sort(keys, { values, descending })', () => {
 // The directory (src/sort.ts SORT_DIRECTORY): streams of 2^18 elements and more find each output's
 // block by a gallop from an entry per 2^shift outputs. Forced here at small sizes, where digit
 // changes inside a group of outputs, runs of one digit over many blocks and row ends are many; with
-// both digit widths (SORT_RADIX: 4 bits by default, 2 tunable).
+// both digit widths (SORT_RADIX: 4 bits by default, 2 tunable) and blocks counted one by one or in
+// groups of 4 or 8 (SORT_COUNTS: the directory then notes groups, and the move counts the masks of
+// the blocks within one).
 describe('engine.sort with the directory (forced at every size)', () => {
-  const defaults = { directory: { ...SORT_DIRECTORY }, radix: { ...SORT_RADIX } };
+  const defaults = { directory: { ...SORT_DIRECTORY }, radix: { ...SORT_RADIX }, counts: { ...SORT_COUNTS } };
   afterEach(() => {
     Object.assign(SORT_DIRECTORY, defaults.directory);
     Object.assign(SORT_RADIX, defaults.radix);
+    Object.assign(SORT_COUNTS, defaults.counts);
   });
 
-  it.each([[1, 4], [3, 4], [5, 4], [3, 2]] as const)('directory every 2^%i outputs, %i-bit digits: uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async (shift, digitBits) => {
+  it.each([[1, 4, 2], [3, 4, 0], [5, 4, 3], [3, 2, 2]] as const)('directory every 2^%i outputs, %i-bit digits, blocks counted in groups of 2^%i: uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async (shift, digitBits, groupLog2) => {
     const engine = await testEngine();
     Object.assign(SORT_DIRECTORY, { shift, fromElements: 0 });
     Object.assign(SORT_RADIX, { digitBits });
+    Object.assign(SORT_COUNTS, { groupLog2 });
     for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
       for (const [n, distinct] of [[33, 3], [2049, 2], [3 * 2048 + 5, 4000]] as const) {
         const keys = randomKeys(kind, n, n + shift + kind.length, distinct);
@@ -155,20 +159,23 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // writing the pairs themselves (SORT_SELECT.writes 'pairs', 8 or 16 outputs) or their positions for a
 // move pass (16 or 32), with 3 or 7 blocks' masks fetched ahead (SORT_SELECT.queue); a digit changing
 // among them, or a digit's elements sparse (few distinct keys in many blocks), sends the fragment to
-// the search per output. Forced to 1 (the search per output), 4 and 8 attachments.
+// the search per output; its first search counts the masks of the blocks within a counted group
+// (SORT_COUNTS: 1, 4 or 8 blocks). Forced to 1 (the search per output), 4 and 8 attachments.
 describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', (drawBuffers) => {
-  const defaults = { radix: { ...SORT_RADIX }, select: { ...SORT_SELECT } };
+  const defaults = { radix: { ...SORT_RADIX }, select: { ...SORT_SELECT }, counts: { ...SORT_COUNTS } };
   afterEach(() => {
     Object.assign(SORT_RADIX, defaults.radix);
     Object.assign(SORT_SELECT, defaults.select);
+    Object.assign(SORT_COUNTS, defaults.counts);
   });
 
-  it.for([[4, 'pairs', 3], [4, 'positions', 7], [2, 'pairs', 3]] as const)('%i-bit digits, the select (where one runs) writing %s with %i masks queued; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue], context) => {
+  it.for([[4, 'pairs', 3, 2], [4, 'positions', 7, 0], [2, 'pairs', 3, 3], [4, 'pairs', 7, 3], [2, 'positions', 3, 2]] as const)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2], context) => {
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     context.skip(drawBuffers === 1 && writes !== 'pairs', 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     Object.assign(SORT_RADIX, { digitBits });
     Object.assign(SORT_SELECT, { writes, queue });
+    Object.assign(SORT_COUNTS, { groupLog2 });
     try {
       for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
         for (const [n, distinct] of [[33, 3], [2049, 2], [5000, 7], [3 * 2048 + 5, 4000], [70_001, 2 ** 20]] as const) {
