@@ -29,9 +29,8 @@ void main() {
     uint block = start + uint(k);
     if (block >= uint(u_blocks)) break;
     // The quad's four digits are the masks' pairs 2·quad and 2·quad + 1.
-    uint pairs = 2u * quad * uint(u_blocks) + block;   // texel pair·u_blocks + block (radix-masks.glsl)
-    uvec4 a = texelFetch(u_masks, texelOf(pairs, uint(u_masksWidthLog2)), 0);
-    uvec4 b = texelFetch(u_masks, texelOf(pairs + uint(u_blocks), uint(u_masksWidthLog2)), 0);
+    uvec4 a = pairMasks(block, 2u * quad);
+    uvec4 b = pairMasks(block, 2u * quad + 1u);
     counts += uvec4(bits64(a.xy), bits64(a.zw), bits64(b.xy), bits64(b.zw));
   }
   outValue = counts;

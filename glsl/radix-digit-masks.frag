@@ -1,12 +1,9 @@
 #version 300 es
-// Radix sort, per digit (src/sort.ts): for one block of 64 consecutive elements and two digits,
-// 2·pair and 2·pair + 1, which of its elements have each, as bit masks: bit k of .x is element
-// 64·block + k, of .y element 64·block + 32 + k (the first digit); .z and .w the same for the second.
-// Counting their bits gives the blocks' counts (radix-block-counts.frag); selecting the r-th set bit
-// finds the r-th element of a digit in the block with one fetch (radix-move.frag). Read from the
-// block's packed digits (radix-digits.frag: 64 · DIGIT_BITS / 128 texels), not from its 64 elements:
-// at 2^22 elements on an H100 reading the elements cost 2.25 ms per digit. Elements past the keys'
-// length are in no mask.
+// Radix sort, per digit (src/sort.ts): each block of 64 elements' bit masks of its digits, made from
+// the block's bit planes (radix-digits.frag): the mask of digit d is the AND of the planes (inverted
+// where d's bit is 0), two words per 32 elements and plane. A fragment writes the masks of
+// MASK_LAYERS pairs of digits, one pair per layer (attachment), for one block: with 8 attachments
+// and 4-bit digits all 16 digits' masks in one fragment (radix-masks.glsl has the layout).
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -17,29 +14,62 @@ precision highp usampler2D;
 
 uniform usampler2D u_digits;
 uniform int u_digitsWidthLog2;
-uniform int u_masksWidthLog2;   // this target's: texel pair·u_blocks + block (radix-masks.glsl)
+uniform int u_masksWidthLog2;   // this target's: texel (pair / MASK_LAYERS)·u_blocks + block
 uniform int u_blocks;
-out uvec4 outValue;
+layout(location = 0) out uvec4 outMasks[MASK_LAYERS];
+
+// Bits of the 32 elements from `first` that lie before `length`.
+uint validBits(uint first, uint length) {
+  if (first >= length) return 0u;
+  uint n = length - first;
+  return n >= 32u ? ~0u : (1u << n) - 1u;
+}
+
+// Plane j of the block's elements 0 .. 31 (.x) and 32 .. 63 (.y).
+uvec2 planes[DIGIT_BITS];
+uvec2 valid;
+
+uvec2 maskOf(uint digit) {
+  uvec2 mask = valid;
+  for (int j = 0; j < DIGIT_BITS; ++j) mask &= planes[j] ^ uvec2(((digit >> uint(j)) & 1u) - 1u);
+  return mask;
+}
+
+uvec4 pairMasks(uint pair) { return uvec4(maskOf(2u * pair), maskOf(2u * pair + 1u)); }
 
 void main() {
   uint entry = indexOf(ivec2(gl_FragCoord.xy), uint(u_masksWidthLog2));
-  uint pair = entry / uint(u_blocks);
-  uint block = entry - pair * uint(u_blocks);
-  if (pair >= uint(1 << PAIRS_LOG2)) { outValue = uvec4(0u); return; }   // padding
-  uint digit = pair * 2u;
-  uint first = block << 6;
-  uint length = streamLength();
-  uvec4 masks = uvec4(0u);
-  for (int t = 0; t < DIGIT_BITS / 2; ++t) {
-    uvec4 packed = texelFetch(u_digits, texelOf(block * uint(DIGIT_BITS / 2) + uint(t), uint(u_digitsWidthLog2)), 0);
-    for (int u = 0; u < 4; ++u) {
-      uint offset = uint((4 * t + u) * PER_UINT);   // of the uint's first element in the block
-      uint valid = fieldsBefore(first + offset, length);
-      uint shift = offset & 31u;
-      uint low = squeezeFields(equalFields(packed[u], digit) & valid) << shift;
-      uint high = squeezeFields(equalFields(packed[u], digit + 1u) & valid) << shift;
-      if (offset < 32u) { masks.x |= low; masks.z |= high; } else { masks.y |= low; masks.w |= high; }
-    }
+  uint part = entry / uint(u_blocks);
+  uint block = entry - part * uint(u_blocks);
+  if (part >= uint((1 << PAIRS_LOG2) / MASK_LAYERS)) {   // padding
+    for (int j = 0; j < DIGIT_BITS; ++j) planes[j] = uvec2(0u);
+    valid = uvec2(0u);
+  } else {
+    uint first = block << 6;
+    uint length = streamLength();
+    valid = uvec2(validBits(first, length), validBits(first + 32u, length));
+    uvec4 low = texelFetch(u_digits, texelOf(block * uint(DIGIT_BITS / 2), uint(u_digitsWidthLog2)), 0);
+#if DIGIT_BITS == 4
+    uvec4 high = texelFetch(u_digits, texelOf(block * 2u + 1u, uint(u_digitsWidthLog2)), 0);
+    for (int j = 0; j < 4; ++j) planes[j] = uvec2(low[j], high[j]);
+#else
+    for (int j = 0; j < 2; ++j) planes[j] = uvec2(low[2 * j], low[2 * j + 1]);
+#endif
   }
-  outValue = masks;
+  uint pair = part * uint(MASK_LAYERS);
+  // Fragment outputs take constant indices only (no loop, even an unrolled one, in ANGLE).
+  outMasks[0] = pairMasks(pair);
+#if MASK_LAYERS > 1
+  outMasks[1] = pairMasks(pair + 1u);
+#endif
+#if MASK_LAYERS > 2
+  outMasks[2] = pairMasks(pair + 2u);
+  outMasks[3] = pairMasks(pair + 3u);
+#endif
+#if MASK_LAYERS > 4
+  outMasks[4] = pairMasks(pair + 4u);
+  outMasks[5] = pairMasks(pair + 5u);
+  outMasks[6] = pairMasks(pair + 6u);
+  outMasks[7] = pairMasks(pair + 7u);
+#endif
 }

@@ -1,8 +1,8 @@
 #version 300 es
-// Radix sort, per digit (src/sort.ts): the digits of 128 / DIGIT_BITS consecutive elements packed
-// into one RGBA32UI texel (radix-digit-fields.glsl), so the masks pass reads a block's digits in
-// DIGIT_BITS / 2 fetches instead of 64, for each of its 2^(DIGIT_BITS - 1) digit pairs. Elements past
-// the keys' length read as digit 0; the masks pass leaves them out.
+// Radix sort, per digit (src/sort.ts): the digits of 128 / DIGIT_BITS consecutive elements as bit
+// planes in one RGBA32UI texel (radix-digit-fields.glsl), so the masks pass reads a block's digits in
+// DIGIT_BITS / 2 fetches instead of 64, and makes each digit's mask from them in a few word
+// operations. Elements past the keys' length read as digit 0; the masks pass leaves them out.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -10,6 +10,7 @@ precision highp usampler2D;
 #include "texel-index.glsl"
 #include "stream-length.glsl"
 #include "radix-element.glsl"
+#include "radix-digit-fields.glsl"
 
 uniform int u_digitsWidthLog2;   // this target's
 out uvec4 outValue;
@@ -36,5 +37,5 @@ void main() {
     packed[k / PER_UINT] |= digit << uint((k % PER_UINT) * DIGIT_BITS);
   }
 #endif
-  outValue = packed;
+  outValue = bitPlanes(packed);
 }

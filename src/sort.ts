@@ -1,7 +1,9 @@
 // engine.sort(): a stable LSD radix sort on exact integer textures. The elements travel as pairs
-// (sort key, input position). Per digit of SORT_RADIX.digitBits bits, from the lowest: the digits are
-// packed 32 (or 64) to a texel (glsl/radix-digits.frag); each block of 64 elements notes which of its
-// elements have each digit, as bit masks (glsl/radix-digit-masks.frag); the masks' bit counts per
+// (sort key, input position). Per digit of SORT_RADIX.digitBits bits, from the lowest: the digits of
+// 32 (or 64) elements go to a texel as bit planes (glsl/radix-digits.frag); each block of 64 elements
+// notes which of its elements have each digit, as bit masks made from the planes, the masks of up to
+// 8 pairs of digits per fragment, a pair per attachment (glsl/radix-digit-masks.frag; H200 egl, 2^24
+// uint32 keys + values: 79.3 -> 74.4 ms against a pass per pair comparing packed fields); the masks' bit counts per
 // group of SORT_COUNTS blocks (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass writes 4 or more
 // attachments, a select pass (glsl/radix-select.frag) places 2 × attachments consecutive outputs per
 // fragment (one search, then a walk along the digit's masks) and writes their pairs into the layers of
@@ -83,6 +85,8 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const large = capacity >= SORT_DIRECTORY.fromElements;
   const directoryShift = SORT_DIRECTORY.shift;
   const groupLog2 = SORT_COUNTS.groupLog2;
+  // The masks pass writes this many pairs of digits per fragment, one per attachment (layer).
+  const maskLayers = Math.min(gpu.drawBuffers, 2 ** pairsLog2);
   const common = {
     FLOAT_VALUES: keys.type === 'float32',
     INT_VALUES: keys.type === 'int32',
@@ -94,22 +98,23 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
     DIGIT_BITS: digitBits,
     PER_UINT: 32 / digitBits,
     GROUP_LOG2: groupLog2,
+    MASK_LAYERS: maskLayers,
   };
   const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
   const blockCount = Math.ceil(capacity / 2 ** BLOCK_LOG2);
   const groupCount = Math.ceil(blockCount / 2 ** groupLog2);
-  // The digits packed 128 / digitBits to a texel (a block of 64 in digitBits / 2 texels), the
+  // The digits' planes, 128 / digitBits elements to a texel (a block of 64 in digitBits / 2 texels), the
   // directory and the select's positions: each texel stands for a run of consecutive elements (or
   // outputs), row-aligned so that a row of fragments reads one row of the keys
   // (layout.ts#groupsLayout; H200 egl, 2^22 uint32 keys + values: the digits passes 6.48 -> 2.11 ms,
   // the moves 10.3 -> 9.0). The masks and the counts keep rows as wide as allowed: the select walks
   // along consecutive blocks (row-aligned, they were slower: 8.2 -> 9.7 ms), and the counts' quads
   // follow one another (rows of up to 2048: the summing tree adds its groups along a row). The masks
-  // lie pair after pair of digits, block after block within a pair (radix-masks.glsl), so a walk
+  // lie pair after pair of digits (a pair per layer where there are layers), block after block within a pair (radix-masks.glsl), so a walk
   // along one digit's masks reads neighbouring texels (they lay pair after pair within a block:
   // 2^24 uint32 keys + values 91.2 -> 87.5 ms, 2^22 23.2 -> 22.8, 2^20 unchanged).
   const packed = groupsLayout(capacity, widthLog2, log2Exact(128 / digitBits));
-  const masks = compactLayoutFor(blockCount << pairsLog2, maxTextureSize);
+  const masks = compactLayoutFor((blockCount << pairsLog2) / maskLayers, maxTextureSize);
   const counts = compactLayoutFor(groupCount * quads, maxTextureSize);
   const scanEntry = scanAlgorithms[defaultScan(undefined, counts.width * counts.height, gpu.drawBuffers)] as ScanAlgorithmEntry;
   const countsProgram = gpu.program({ name: 'radix-block-counts.frag', fragment: radixBlockCounts, defines: common });
@@ -139,7 +144,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
       const next = gpu.scope((scope) => {
         const packedDigits = scope.target(packed.width, packed.height, texelFormats.rgba32ui);
         gpu.pass(digitsProgram, packedDigits, { ...elements, u_digitsWidthLog2: packed.widthLog2 });
-        const digitMasks = scope.target(masks.width, masks.height, texelFormats.rgba32ui);
+        const digitMasks = scope.target(masks.width, masks.height, texelFormats.rgba32ui, maskLayers);
         gpu.pass(masksProgram, digitMasks, { u_digits: packedDigits.texture, u_digitsWidthLog2: packed.widthLog2, u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount, ...length });
         const masksUniforms = { u_masks: digitMasks.texture, u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount };
         const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, groupCount, masksUniforms, length, maxTextureSize }));
