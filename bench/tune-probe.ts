@@ -3,13 +3,19 @@
 // between two 1 ms ticks), the profile, and per size and density how the built-in default and the
 // tuned choice compare with the fastest path measured in the same tune (ratios from its own timings),
 // and a three-term cost model fitted to the same timings (how well passes and fragments predict the winner).
-// Usage: node bench/build-bundle.mjs tune-probe && bash scripts/with-display.sh node bench/tmp/tune-probe.mjs [--json FILE] [--repeats 3]
+// With --gpu-time, the GPU time of the calls the tune made, measured behind a long GPU task (below):
+// headless-gl has no timer query, and a fence's submit-to-done is mostly host time for small calls.
+// Usage: node bench/build-bundle.mjs tune-probe && bash scripts/with-display.sh node bench/tmp/tune-probe.mjs [--json FILE] [--repeats 3] [--sizes 10,12] [--gpu-time [--spinner-log2 24]]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
+import { optionsForPath, sizeClass } from '../src/tuning.js';
+import type { CompactOptions, ScanAlgorithm } from '../src/index.js';
 
-const { values } = parseArgs({ options: { json: { type: 'string' }, repeats: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { json: { type: 'string' }, repeats: { type: 'string', default: '3' }, 'gpu-time': { type: 'boolean', default: false }, 'spinner-log2': { type: 'string', default: '24' }, sizes: { type: 'string' } } });
+// --sizes 10,12: tune only these (log2; the default: engine.tune()'s own sizes).
+const sizes = values.sizes?.split(',').map((v) => 2 ** Number(v));
 const gl = createHeadlessContext();
 const engine = createEngine(gl);
 const renderer = headlessRenderer(gl);
@@ -21,7 +27,7 @@ const monitor = setInterval(() => {
   last = now;
 }, 1);
 const start = performance.now();
-const profile = await engine.tune({ repeats: Number(values.repeats) });
+const profile = await engine.tune({ repeats: Number(values.repeats), ...(sizes ? { sizes } : {}) });
 const wallMs = performance.now() - start;
 clearInterval(monitor);
 const ordered = ['bitmask', 'horn', 'horn-global', 'histopyramid'];
@@ -83,15 +89,101 @@ console.log(`cost model (least squares over this tune): ${perPass.toFixed(4)} ms
 // call (timer query: GPU time; fence: submit-to-done less the fence's own wait, an upper bound on the
 // GPU's time, loose for calls of well under a millisecond; blocking calls: time on the thread) times
 // the calls made (the first use, the
-// single call that sized the samples, and `repeats` samples of `calls`).
+// single call that sized the samples, and `samples` (at most `repeats`) of `calls`).
 const repeats = Number(values.repeats);
 let gpuMs = 0;
 for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {
-  for (const [path, b] of Object.entries(paths)) gpuMs += (profile.timings[point]?.[path] ?? b.oneCallMs) * (2 + b.calls * repeats);
+  for (const [path, b] of Object.entries(paths)) gpuMs += (profile.timings[point]?.[path] ?? b.oneCallMs) * (2 + b.calls * (b.samples ?? repeats));
 }
 const timedAs = profile.sampling?.timer === 'query' ? 'GPU time by timer query' : profile.sampling?.blockingCalls ? 'time on the thread (blocking calls)' : 'submit-to-done less the fence floor: at most the GPU time';
 console.log(`tune(): ${wallMs.toFixed(0)} ms wall, longest stretch without yielding ${longestGap.toFixed(1)} ms; its calls ≈ ${gpuMs.toFixed(0)} ms (${timedAs}; median per call × calls made)`);
 for (const row of rows) console.log(JSON.stringify(row));
-const result = { renderer, date: new Date().toISOString(), wallMs, gpuMsEstimate: gpuMs, longestGapMs: longestGap, model, profile, rows };
+
+/**
+ * The GPU time of the tune's calls, without a timer query: calls issued while the GPU is still busy
+ * with a long task (ten scans of 2^24 elements) queue behind it and then run back to back, so
+ * (task + N calls) − (task alone), each waited for by gl.finish(), is the GPU time of the N calls,
+ * host time excluded, as long as issuing them took less than the task (checked: where it did not, the
+ * difference is an upper bound and is marked). Per point and path: N = 16, median of 5 of each.
+ */
+interface GpuTimeRow { point: string; path: string; callsMade: number; gpuMsPerCall: number; issueMsOfN: number; spinnerMs: number; issueBound: boolean }
+const gpuTimeRows: GpuTimeRow[] = [];
+let gpuTimeTotal: number | undefined;
+if (values['gpu-time']) {
+  // The long task runs on a second engine sharing the context, with a pool that keeps its 2^24-element
+  // targets (with the default pool each scan allocated them anew: 220-380 ms for four, too noisy).
+  const spinnerEngine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
+  const spinnerStream = spinnerEngine.stream(new Uint32Array(2 ** Number(values['spinner-log2'])));
+  const spinner = () => { for (let k = 0; k < 10; k++) spinnerEngine.scan(spinnerStream).dispose(); };
+  spinner();
+  gl.finish();
+  const finish = () => gl.finish();
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const measure = (call: () => void, n: number) => {
+    call(); // first use
+    finish();
+    const base: number[] = [];
+    const withCalls: number[] = [];
+    const issues: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      let t = performance.now();
+      spinner();
+      finish();
+      base.push(performance.now() - t);
+      t = performance.now();
+      spinner();
+      const issued = performance.now();
+      for (let k = 0; k < n; k++) call();
+      issues.push(performance.now() - issued);
+      finish();
+      withCalls.push(performance.now() - t);
+    }
+    const spinnerMs = median(base);
+    const issueMsOfN = median(issues);
+    return { gpuMsPerCall: Math.max(median(withCalls) - spinnerMs, 0) / n, issueMsOfN, spinnerMs, issueBound: issueMsOfN >= 0.8 * spinnerMs };
+  };
+  // The tune's sizes, by the size class it keyed them with.
+  const sizeOf = new Map<string, number>();
+  for (let log2 = 0; log2 <= 24; log2++) {
+    const probe = engine.stream(new Uint32Array(2 ** log2));
+    if (!sizeOf.has(String(sizeClass(probe.layout.capacity)))) sizeOf.set(String(sizeClass(probe.layout.capacity)), 2 ** log2);
+    probe.dispose();
+  }
+  for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {
+    const [key, density] = point.split('/');
+    const n = sizeOf.get(key!)!;
+    const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000);
+    const stream = engine.stream(data);
+    for (const [path, b] of Object.entries(paths)) {
+      const call = density === 'scan'
+        ? () => engine.scan(stream, { algorithm: path as ScanAlgorithm }).dispose()
+        : () => engine.compact(stream, { keep: { lessEqual: Math.round(Number(density) * 1_000_000) - 1 }, ...optionsForPath(path as never) } as CompactOptions).dispose();
+      const m = measure(call, 16);
+      gpuTimeRows.push({ point, path, callsMade: 2 + b.calls * (b.samples ?? repeats), ...m });
+    }
+    stream.dispose();
+  }
+  // The tune's own questions before sampling (no timer query): the fence floor (a scan of one element,
+  // 4 calls) and whether calls block (5 reduce-then-scans of up to 2^16 elements and of a sixteenth).
+  if (profile.sampling?.timer === 'fence') {
+    const tunedKeys = new Set(Object.keys(profile.timings).map((point) => point.split('/')[0]));
+    const largest = Math.max(...[...sizeOf].filter(([key]) => tunedKeys.has(key)).map(([, n]) => n));
+    const blockingN = Math.min(2 ** 16, largest);
+    for (const [n, calls] of [[1, 4], [blockingN, 5], [Math.max(1, blockingN >> 4), 5]] as const) {
+      const stream = engine.stream(new Uint32Array(n));
+      const m = measure(() => engine.scan(stream, { algorithm: 'reduce-then-scan' }).dispose(), 16);
+      gpuTimeRows.push({ point: `probe/${n}`, path: 'reduce-then-scan', callsMade: calls, ...m });
+      stream.dispose();
+    }
+  }
+  spinnerStream.dispose();
+  spinnerEngine.dispose();
+  gpuTimeTotal = gpuTimeRows.reduce((sum, r) => sum + r.gpuMsPerCall * r.callsMade, 0);
+  const bySize = new Map<string, number>();
+  for (const r of gpuTimeRows) { const k = r.point.startsWith('probe/') ? 'probes' : `2^${r.point.split('/')[0]}`; bySize.set(k, (bySize.get(k) ?? 0) + r.gpuMsPerCall * r.callsMade); }
+  const bound = gpuTimeRows.filter((r) => r.issueBound).length;
+  console.log(`GPU time of the tune's calls (measured behind a long GPU task): ${gpuTimeTotal.toFixed(1)} ms; per size class ${[...bySize].map(([k, ms]) => `${k}: ${ms.toFixed(1)}`).join(', ')}; ${bound} of ${gpuTimeRows.length} points issue-bound (upper bounds)`);
+}
+const result = { renderer, date: new Date().toISOString(), wallMs, gpuMsEstimate: gpuMs, gpuTime: values['gpu-time'] ? { totalMs: gpuTimeTotal, rows: gpuTimeRows } : undefined, longestGapMs: longestGap, model, profile, rows };
 if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 1)}\n`);
 engine.dispose();

@@ -45,6 +45,8 @@ const SWITCH_AT_DENSITY = 1.15;
 
 /** tune(): the most time (ms) one sample of blocking calls keeps the thread: within a frame. */
 const TUNE_TASK_MS = 12;
+/** tune(): a path this many times slower than the fastest after one sample is not sampled again (see timeAll). */
+const DROP_AFTER_FIRST = 2;
 
 /** auto's paths at a counted density (undefined: the size class's choice). */
 interface DensityChoice { keep: CompactStats['algorithm'] | undefined; any: CompactStats['algorithm'] | undefined }
@@ -750,7 +752,7 @@ export class Engine {
      * sample of 16 calls was one task of 81 ms), a sample is timed on the thread instead, with no
      * fence and so no floor, and holds at most TUNE_TASK_MS of calls: every task stays within a frame.
      */
-    const time = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string): Promise<number> => {
+    const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string) => {
       const first = run(); // first use: fills the pool
       const stats = first.stats ?? this.lastScanStats!;
       (profile.work[point] ??= {})[path] = { passes: stats.passes, fragments: stats.fragments, lineFragments: stats.lineFragmentsAtMost };
@@ -767,19 +769,21 @@ export class Engine {
       const batch = blockingCalls
         ? Math.max(1, Math.min(16, Math.floor(TUNE_TASK_MS / Math.max(issued, 0.01))))
         : Math.max(1, Math.min(16, Math.ceil(Math.max(2, 2 * fenceFloor) / one)));
-      (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued };
+      (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       const times: number[] = [];
-      for (let i = 0; i < repeats; i++) {
+      const sample = async (): Promise<void> => {
         await nextTask();
         this.#assertAlive('tune()');
         const start = performance.now();
         // Each result is disposed at once, as an app does after using it: its targets go back to the
         // pool for the next call (GL runs the queued passes in order, so reuse is safe).
+        const record = profile.sampling!.batches[point]![path]!;
+        record.samples = (record.samples ?? 0) + 1;
         if (blockingCalls) {
           for (let k = 0; k < batch; k++) run().dispose();
           times.push((performance.now() - start) / batch);
           await this.#gpuDone(); // whatever is left (little, where calls block), outside the sample
-          continue;
+          return;
         }
         const gpuMs = await this.gpuTime(() => {
           for (let k = 0; k < batch; k++) run().dispose();
@@ -790,9 +794,33 @@ export class Engine {
           await this.#gpuDone();
           times.push(Math.max(performance.now() - start - fenceFloor, 0) / batch);
         }
+      };
+      const median = () => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+      return { one, sample, median };
+    };
+    /**
+     * Median ms per call of each of `runs` (by path): every path sampled once, then only those that
+     * could still be chosen sampled `repeats - 1` more times. A path at least DROP_AFTER_FIRST times
+     * slower than the fastest by its first sample and by its single call too (two measurements, so
+     * one spike does not drop the fastest) keeps its first sample: it cannot be the choice, and its
+     * repeats were most of a tune's GPU time (H200 egl: the tune's calls 599 ms of GPU time, 189 of
+     * them at 2^20, measured by bench/tune-probe.ts --gpu-time).
+     */
+    const timeAll = async (runs: ReadonlyArray<readonly [string, () => { dispose(): void; stats?: PassStats }]>, point: string): Promise<Record<string, number>> => {
+      const samplers = new Map<string, Awaited<ReturnType<typeof sampler>>>();
+      for (const [path, run] of runs) {
+        const s = await sampler(run, point, path);
+        await s.sample();
+        samplers.set(path, s);
       }
-      times.sort((a, b) => a - b);
-      return times[Math.floor(times.length / 2)];
+      const fastestFirst = Math.min(...[...samplers.values()].map((s) => s.median()));
+      const fastestOne = Math.min(...[...samplers.values()].map((s) => s.one));
+      for (const s of samplers.values()) {
+        const outpaced = s.median() >= DROP_AFTER_FIRST * fastestFirst && s.one >= DROP_AFTER_FIRST * fastestOne;
+        if (outpaced) continue;
+        for (let i = 1; i < repeats; i++) await s.sample();
+      }
+      return Object.fromEntries([...samplers].map(([path, s]) => [path, s.median()]));
     };
     for (const n of sizes) {
       // Every program first, linked in the background where the context can (KHR_parallel_shader_compile):
@@ -808,11 +836,10 @@ export class Engine {
         const totals = new Map<string, number>();
         for (const density of densities) {
           const keep = { lessEqual: Math.round(density * 1_000_000) - 1 };
-          for (const { path } of compactCandidates) {
-            const ms = await time(() => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions), `${key}/${density}`, path);
-            (profile.timings[`${key}/${density}`] ??= {})[path] = ms;
-            totals.set(path, (totals.get(path) ?? 0) + ms);
-          }
+          const runs = compactCandidates.map(({ path }) => [path, () => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions)] as const);
+          const times = await timeAll(runs, `${key}/${density}`);
+          profile.timings[`${key}/${density}`] = times;
+          for (const [path, ms] of Object.entries(times)) totals.set(path, (totals.get(path) ?? 0) + ms);
         }
         // A call's density is unknown before it runs, so the choice is the path whose worst ratio to the
         // fastest of `paths` over the tuned densities is smallest (then the least total time): on
@@ -831,9 +858,8 @@ export class Engine {
         };
         profile.compact.keep[key] = fastest(compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path)) as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = fastest(compactCandidates.map((c) => c.path)) as TuningProfile['compact']['any'][string];
-        const scanTimes: Record<string, number> = {};
-        for (const algorithm of scanCandidates) scanTimes[algorithm] = await time(() => this.scan(stream, { algorithm }), `${key}/scan`, algorithm);
-        (profile.timings[`${key}/scan`] = scanTimes);
+        const scanTimes = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), `${key}/scan`) as Record<ScanAlgorithm, number>;
+        profile.timings[`${key}/scan`] = scanTimes;
         const bestScan = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
         const defaultScanHere = defaultScan(undefined, stream.layout.capacity, this.caps.drawBuffers);
         profile.scan[key] = scanTimes[defaultScanHere] <= scanTimes[bestScan] * KEEP_DEFAULT_WITHIN ? defaultScanHere : bestScan;

@@ -86,6 +86,11 @@ export interface TuneBatch {
    * (`TuneSampling.blockingCalls`: as many as fit in 12 ms).
    */
   issueMs?: number;
+  /**
+   * Samples taken: `repeats`, or 1 where the path was at least twice as slow as the fastest by its
+   * first sample and by its single call (it cannot be the choice; not sampled again).
+   */
+  samples?: number;
 }
 
 /** Options of `engine.tune()`; every one may be left out. */
@@ -94,7 +99,7 @@ export interface TuneOptions {
   sizes?: readonly number[] | undefined;
   /** Fractions of elements kept to measure compactions at (default [0.1, 0.5, 0.9]). */
   densities?: readonly number[] | undefined;
-  /** Timed runs per path and point (default 3; the median counts). */
+  /** Timed samples per path and point (default 3; the median counts); 1 for a path twice as slow as the fastest after its first. */
   repeats?: number | undefined;
 }
 

@@ -7,6 +7,29 @@ import { ENGINE_VERSION } from '../src/tuning.js';
 import { testContext } from './support/engine.js';
 
 describe('engine.tune()', () => {
+  it('samples a path only once where it was twice as slow as the fastest by its first sample and by its single call', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const profile = await engine.tune({ sizes: [4096], densities: [0.5], repeats: 3 });
+    let dropped = 0;
+    for (const [point, batches] of Object.entries(profile.sampling!.batches)) {
+      const timings = profile.timings[point]!;
+      const fastestOne = Math.min(...Object.values(batches).map((b) => b.oneCallMs));
+      for (const [path, batch] of Object.entries(batches)) {
+        expect([1, 3], `${point} ${path}`).toContain(batch.samples);
+        if (batch.samples === 1) {
+          dropped++;
+          expect(batch.oneCallMs, `${point} ${path}: single call`).toBeGreaterThanOrEqual(2 * fastestOne);
+        }
+      }
+      // The fastest by its first sample is never dropped.
+      expect(Object.values(batches).some((b) => b.samples === 3), `${point}: some path sampled 3 times`).toBe(true);
+      expect(Object.keys(timings).sort()).toEqual(Object.keys(batches).sort());
+    }
+    console.log(`[tuning] ${engine.caps.renderer}: ${dropped} of ${Object.values(profile.sampling!.batches).reduce((n, b) => n + Object.keys(b).length, 0)} paths sampled once`);
+    engine.dispose();
+  });
+
   it('learns a path per size class; auto and the default scan take it; results stay exact', async () => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
