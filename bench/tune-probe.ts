@@ -91,9 +91,11 @@ console.log(`cost model (least squares over this tune): ${perPass.toFixed(4)} ms
 // the calls made (the first use, the
 // single call that sized the samples, and `samples` (at most `repeats`) of `calls`).
 const repeats = Number(values.repeats);
+/** The calls the tune made for one point and path: first use, single call, samples, and the untimed call before repeats. */
+const callsMade = (b: { calls: number; samples?: number }) => 2 + b.calls * (b.samples ?? repeats) + ((b.samples ?? repeats) > 1 ? 1 : 0);
 let gpuMs = 0;
 for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {
-  for (const [path, b] of Object.entries(paths)) gpuMs += (profile.timings[point]?.[path] ?? b.oneCallMs) * (2 + b.calls * (b.samples ?? repeats));
+  for (const [path, b] of Object.entries(paths)) gpuMs += (profile.timings[point]?.[path] ?? b.oneCallMs) * callsMade(b);
 }
 const timedAs = profile.sampling?.timer === 'query' ? 'GPU time by timer query' : profile.sampling?.blockingCalls ? 'time on the thread (blocking calls)' : 'submit-to-done less the fence floor: at most the GPU time';
 console.log(`tune(): ${wallMs.toFixed(0)} ms wall, longest stretch without yielding ${longestGap.toFixed(1)} ms; its calls ≈ ${gpuMs.toFixed(0)} ms (${timedAs}; median per call × calls made)`);
@@ -106,7 +108,7 @@ for (const row of rows) console.log(JSON.stringify(row));
  * host time excluded, as long as issuing them took less than the task (checked: where it did not, the
  * difference is an upper bound and is marked). Per point and path: N = 16, median of 5 of each.
  */
-interface GpuTimeRow { point: string; path: string; callsMade: number; gpuMsPerCall: number; issueMsOfN: number; spinnerMs: number; issueBound: boolean }
+interface GpuTimeRow { point: string; path: string; callsMade: number; gpuMsPerCall: number; issueShareOfTask: number; spinnerMs: number; issueBound: boolean }
 const gpuTimeRows: GpuTimeRow[] = [];
 let gpuTimeTotal: number | undefined;
 if (values['gpu-time']) {
@@ -123,30 +125,37 @@ if (values['gpu-time']) {
     call(); // first use
     finish();
     const base: number[] = [];
-    const withCalls: number[] = [];
+    const differences: number[] = [];
     const issues: number[] = [];
     for (let r = 0; r < 5; r++) {
       let t = performance.now();
       spinner();
+      const spinnerIssued = performance.now() - t;
       finish();
-      base.push(performance.now() - t);
+      const alone = performance.now() - t;
+      base.push(alone);
       t = performance.now();
       spinner();
       const issued = performance.now();
       for (let k = 0; k < n; k++) call();
       issues.push(performance.now() - issued);
       finish();
-      withCalls.push(performance.now() - t);
+      // Paired: each run's own difference, so the task's drift between runs cancels.
+      differences.push(performance.now() - t - alone);
+      // The GPU is still busy with the task after it is issued for about (alone - its issue time).
+      issues[issues.length - 1] = issues[issues.length - 1]! / Math.max(alone - spinnerIssued, 1e-3);
     }
     const spinnerMs = median(base);
-    const issueMsOfN = median(issues);
-    return { gpuMsPerCall: Math.max(median(withCalls) - spinnerMs, 0) / n, issueMsOfN, spinnerMs, issueBound: issueMsOfN >= 0.8 * spinnerMs };
+    const issueShare = median(issues);
+    // Negative noise is kept (a clamp at 0 would only add to the sum).
+    return { gpuMsPerCall: median(differences) / n, issueShareOfTask: issueShare, spinnerMs, issueBound: issueShare >= 0.8 };
   };
-  // The tune's sizes, by the size class it keyed them with.
+  // The tune's sizes, by the size class it keyed them with (the lengths it used, not the smallest of
+  // each class: every length up to 2^11 shares the class of 2^10).
   const sizeOf = new Map<string, number>();
-  for (let log2 = 0; log2 <= 24; log2++) {
-    const probe = engine.stream(new Uint32Array(2 ** log2));
-    if (!sizeOf.has(String(sizeClass(probe.layout.capacity)))) sizeOf.set(String(sizeClass(probe.layout.capacity)), 2 ** log2);
+  for (const n of sizes ?? [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20]) {
+    const probe = engine.stream(new Uint32Array(n));
+    sizeOf.set(String(sizeClass(probe.layout.capacity)), n);
     probe.dispose();
   }
   for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {
@@ -159,19 +168,18 @@ if (values['gpu-time']) {
         ? () => engine.scan(stream, { algorithm: path as ScanAlgorithm }).dispose()
         : () => engine.compact(stream, { keep: { lessEqual: Math.round(Number(density) * 1_000_000) - 1 }, ...optionsForPath(path as never) } as CompactOptions).dispose();
       const m = measure(call, 16);
-      gpuTimeRows.push({ point, path, callsMade: 2 + b.calls * (b.samples ?? repeats), ...m });
+      gpuTimeRows.push({ point, path, callsMade: callsMade(b), ...m });
     }
     stream.dispose();
   }
   // The tune's own questions before sampling (no timer query): the fence floor (a scan of one element,
   // 4 calls) and whether calls block (5 reduce-then-scans of up to 2^16 elements and of a sixteenth).
   if (profile.sampling?.timer === 'fence') {
-    const tunedKeys = new Set(Object.keys(profile.timings).map((point) => point.split('/')[0]));
-    const largest = Math.max(...[...sizeOf].filter(([key]) => tunedKeys.has(key)).map(([, n]) => n));
-    const blockingN = Math.min(2 ** 16, largest);
+    const blockingN = Math.min(2 ** 16, Math.max(...sizeOf.values()));
     for (const [n, calls] of [[1, 4], [blockingN, 5], [Math.max(1, blockingN >> 4), 5]] as const) {
       const stream = engine.stream(new Uint32Array(n));
-      const m = measure(() => engine.scan(stream, { algorithm: 'reduce-then-scan' }).dispose(), 16);
+      // The floor's probe is the default scan; the blocking question names reduce-then-scan.
+      const m = measure(() => engine.scan(stream, n === 1 ? {} : { algorithm: 'reduce-then-scan' }).dispose(), 16);
       gpuTimeRows.push({ point: `probe/${n}`, path: 'reduce-then-scan', callsMade: calls, ...m });
       stream.dispose();
     }

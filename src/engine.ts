@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
-import { callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, scanCandidates, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
+import { callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -45,8 +45,6 @@ const SWITCH_AT_DENSITY = 1.15;
 
 /** tune(): the most time (ms) one sample of blocking calls keeps the thread: within a frame. */
 const TUNE_TASK_MS = 12;
-/** tune(): a path this many times slower than the fastest after one sample is not sampled again (see timeAll). */
-const DROP_AFTER_FIRST = 2;
 
 /** auto's paths at a counted density (undefined: the size class's choice). */
 interface DensityChoice { keep: CompactStats['algorithm'] | undefined; any: CompactStats['algorithm'] | undefined }
@@ -745,8 +743,9 @@ export class Engine {
     }
     profile.sampling = { timer: this.caps.timerQuery ? 'query' : 'fence', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
     /**
-     * Median ms per call of `run`: GPU time by timer query, else submit-to-done by fence less the
-     * fence's own wait. A sample is a batch of back-to-back calls (as an app makes them) long enough
+     * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
+     * wait, which sizes the samples), `sample()` (takes one more) and `median()` (ms per call of those
+     * taken: GPU time by timer query, else submit-to-done by fence less the fence's own wait). A sample is a batch of back-to-back calls (as an app makes them) long enough
      * to be timed (~2 ms of work, and at least twice the fence's wait; at most 16 calls), one batch per task.
      * Where the calls block the thread (WebKitGTK: its GL calls return when the work is done, so a
      * sample of 16 calls was one task of 81 ms), a sample is timed on the thread instead, with no
@@ -763,7 +762,7 @@ export class Engine {
       run().dispose();
       const issued = performance.now() - single;
       await this.#gpuDone();
-      const one = Math.max(performance.now() - single - fenceFloor, 0.01);
+      const one = Math.max(performance.now() - single - fenceFloor, SINGLE_CALL_CLAMP_MS);
       // Blocking calls: as many as fit in TUNE_TASK_MS (the thread's clock may tick by whole
       // milliseconds, as WebKitGTK's does: a sample of one or two calls could not rank paths).
       const batch = blockingCalls
@@ -796,32 +795,38 @@ export class Engine {
         }
       };
       const median = () => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-      return { one, sample, median };
+      // Before later samples: other paths' first samples ran since this one's, and the pool may
+      // have let its targets go (an untimed call takes them again, outside any sample).
+      const rewarm = async (): Promise<void> => {
+        run().dispose();
+        await this.#gpuDone();
+      };
+      return { one, sample, median, rewarm };
     };
     /**
      * Median ms per call of each of `runs` (by path): every path sampled once, then only those that
-     * could still be chosen sampled `repeats - 1` more times. A path at least DROP_AFTER_FIRST times
-     * slower than the fastest by its first sample and by its single call too (two measurements, so
-     * one spike does not drop the fastest) keeps its first sample: it cannot be the choice, and its
-     * repeats were most of a tune's GPU time (H200 egl: the tune's calls 599 ms of GPU time, 189 of
-     * them at 2^20, measured by bench/tune-probe.ts --gpu-time).
+     * could still be chosen (tuning.ts#pathsToResample: not twice as slow as the fastest of its
+     * candidate sets by both its first sample and its single call) sampled `repeats - 1` more times;
+     * the others keep their first sample. Their repeats were most of a tune's GPU time (H200 egl:
+     * the tune's calls 599 ms of GPU time, 189 of them at 2^20, bench/tune-probe.ts --gpu-time).
      */
-    const timeAll = async (runs: ReadonlyArray<readonly [string, () => { dispose(): void; stats?: PassStats }]>, point: string): Promise<Record<string, number>> => {
+    const timeAll = async (runs: ReadonlyArray<readonly [string, () => { dispose(): void; stats?: PassStats }]>, point: string, sets: ReadonlyArray<readonly string[]>): Promise<Record<string, number>> => {
       const samplers = new Map<string, Awaited<ReturnType<typeof sampler>>>();
       for (const [path, run] of runs) {
         const s = await sampler(run, point, path);
         await s.sample();
         samplers.set(path, s);
       }
-      const fastestFirst = Math.min(...[...samplers.values()].map((s) => s.median()));
-      const fastestOne = Math.min(...[...samplers.values()].map((s) => s.one));
-      for (const s of samplers.values()) {
-        const outpaced = s.median() >= DROP_AFTER_FIRST * fastestFirst && s.one >= DROP_AFTER_FIRST * fastestOne;
-        if (outpaced) continue;
+      const entries = [...samplers];
+      const again = repeats > 1 ? pathsToResample(Object.fromEntries(entries.map(([path, s]) => [path, s.median()])), Object.fromEntries(entries.map(([path, s]) => [path, s.one])), sets) : new Set<string>();
+      for (const [path, s] of entries) {
+        if (!again.has(path)) continue;
+        await s.rewarm();
         for (let i = 1; i < repeats; i++) await s.sample();
       }
-      return Object.fromEntries([...samplers].map(([path, s]) => [path, s.median()]));
+      return Object.fromEntries(entries.map(([path, s]) => [path, s.median()]));
     };
+    const compactionSets = [compactCandidates.map((c) => c.path), compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path)];
     for (const n of sizes) {
       // Every program first, linked in the background where the context can (KHR_parallel_shader_compile):
       // a first use inside the timing loop would compile on the thread.
@@ -837,7 +842,7 @@ export class Engine {
         for (const density of densities) {
           const keep = { lessEqual: Math.round(density * 1_000_000) - 1 };
           const runs = compactCandidates.map(({ path }) => [path, () => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions)] as const);
-          const times = await timeAll(runs, `${key}/${density}`);
+          const times = await timeAll(runs, `${key}/${density}`, compactionSets);
           profile.timings[`${key}/${density}`] = times;
           for (const [path, ms] of Object.entries(times)) totals.set(path, (totals.get(path) ?? 0) + ms);
         }
@@ -858,7 +863,7 @@ export class Engine {
         };
         profile.compact.keep[key] = fastest(compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path)) as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = fastest(compactCandidates.map((c) => c.path)) as TuningProfile['compact']['any'][string];
-        const scanTimes = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), `${key}/scan`) as Record<ScanAlgorithm, number>;
+        const scanTimes = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), `${key}/scan`, [scanCandidates]) as Record<ScanAlgorithm, number>;
         profile.timings[`${key}/scan`] = scanTimes;
         const bestScan = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
         const defaultScanHere = defaultScan(undefined, stream.layout.capacity, this.caps.drawBuffers);

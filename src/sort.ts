@@ -4,17 +4,17 @@
 // notes which of its elements have each digit, as bit masks made from the planes, the masks of up to
 // 8 pairs of digits per fragment, a pair per attachment (glsl/radix-digit-masks.frag; H200 egl, 2^24
 // uint32 keys + values: 79.3 -> 74.4 ms against a pass per pair comparing packed fields); the masks' bit counts per
-// group of SORT_COUNTS blocks (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass writes 4 or more
+// group of 2^SORT_COUNTS.groupLog2 blocks (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass writes 4 or more
 // attachments, a select pass (glsl/radix-select.frag) places 2 × attachments consecutive outputs per
 // fragment (one search, then a walk along the digit's masks) and writes their pairs into the layers of
 // a TEXTURE_2D_ARRAY, where the next digit reads them (SORT_SELECT.writes 'pairs'; H200 egl, 2^22
 // uint32 keys + values: 25.9 -> 23.1 ms against a select writing 4 × attachments positions and a move
 // pass fetching the pair at each, which stays as 'positions'); the last digit's select writes the
 // input positions of 4 × attachments outputs per fragment, which a move pass copies into the keys'
-// layout. Otherwise a directory notes the block of every 2^SORT_DIRECTORY.shift-th output
-// (glsl/radix-directory.frag: a binary search over the blocks each), and every output position finds
-// the element that moves there (glsl/radix-move.frag: a gallop from its directory entry to the block,
-// then the set bit of the right rank in the block's mask) and fetches its pair into an RG32UI texture
+// layout. Otherwise a directory notes the counted group of every 2^SORT_DIRECTORY.shift-th output
+// (glsl/radix-directory.frag: a binary search over the groups each), and every output position finds
+// the element that moves there (glsl/radix-move.frag: a gallop from its directory entry to the group,
+// the block within it, then the set bit of the right rank in the block's mask) and fetches its pair into an RG32UI texture
 // in the keys' layout. The last digit writes only the input positions; two gathers then move the keys
 // and the values. No float mipmaps, no blending: counts are uint32 scans.
 // Scattering instead (one point per element, drawn at its new position) measured ~0.6 G points/s on
@@ -54,7 +54,7 @@ const BLOCK_LOG2 = 6;
 export const SORT_COUNTS: { groupLog2: number } = { groupLog2: 2 };
 /**
  * For streams of at least `fromElements` texels, one directory entry per 2^shift outputs (a binary
- * search over all blocks each) from which the move pass gallops; smaller ones search all blocks,
+ * search over all counted groups each) from which the move pass gallops; smaller ones search all groups,
  * a pass fewer per digit. Tunable (bench/sort-probe.ts --shifts).
  */
 export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
@@ -87,6 +87,9 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const groupLog2 = SORT_COUNTS.groupLog2;
   // The masks pass writes this many pairs of digits per fragment, one per attachment (layer).
   const maskLayers = Math.min(gpu.drawBuffers, 2 ** pairsLog2);
+  // radix-digit-masks.frag writes 1, 2, 4 or 8 layers, and each fragment a whole number of pairs.
+  if (![1, 2, 4, 8].includes(maskLayers)) throw new Error(`radixSort: ${gpu.drawBuffers} draw buffers give ${maskLayers} mask layers; 1, 2, 4 or 8 expected`);
+  if (!Number.isInteger(groupLog2) || groupLog2 < 0 || groupLog2 > 4) throw new Error(`radixSort: SORT_COUNTS.groupLog2 must be an integer from 0 to 4; got ${groupLog2}`);
   const common = {
     FLOAT_VALUES: keys.type === 'float32',
     INT_VALUES: keys.type === 'int32',

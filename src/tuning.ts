@@ -87,8 +87,10 @@ export interface TuneBatch {
    */
   issueMs?: number;
   /**
-   * Samples taken: `repeats`, or 1 where the path was at least twice as slow as the fastest by its
-   * first sample and by its single call (it cannot be the choice; not sampled again).
+   * Samples taken: `repeats`, or 1 where the path was at least twice as slow as the fastest of its
+   * candidate sets by its first sample and by its single call (`pathsToResample`: it cannot be the
+   * choice; not sampled again). A path sampled again is called once more, untimed, before its later
+   * samples (its targets back in the pool).
    */
   samples?: number;
 }
@@ -99,7 +101,10 @@ export interface TuneOptions {
   sizes?: readonly number[] | undefined;
   /** Fractions of elements kept to measure compactions at (default [0.1, 0.5, 0.9]). */
   densities?: readonly number[] | undefined;
-  /** Timed samples per path and point (default 3; the median counts); 1 for a path twice as slow as the fastest after its first. */
+  /**
+   * Timed samples per path and point (default 3; the median counts); 1 for a path at least twice as
+   * slow as the fastest of its candidate sets by its first sample and by its single call.
+   */
   repeats?: number | undefined;
 }
 
@@ -223,4 +228,40 @@ const BLOCKING_GROWTH = 2;
  */
 export function callsBlock(large: { issued: number; done: number }, small: { issued: number }): boolean {
   return large.issued >= 1 && large.issued >= BLOCKING_SHARE * large.done && large.issued >= BLOCKING_GROWTH * small.issued;
+}
+
+/** tune(): a path this many times slower than the fastest after one sample is not sampled again (see pathsToResample). */
+export const DROP_AFTER_FIRST = 2;
+/** tune(): a single call timed at or below this (ms) is the clamp, not a measurement. */
+export const SINGLE_CALL_CLAMP_MS = 0.01;
+
+/**
+ * Which paths of one point tune() samples again after one sample each: all but those at least
+ * DROP_AFTER_FIRST times slower than the fastest of every candidate set they belong to (e.g. all
+ * compaction paths, and the order-keeping ones: `keep` chooses among those alone), by their first
+ * sample and by their single call too (two measurements, so one spike does not drop the fastest).
+ * The fastest of each set by its first sample always stays, and nothing is dropped where the fastest
+ * single call sits at the clamp (then there is no second measurement) or a first sample is zero.
+ * @param first - ms per call of each path's first sample.
+ * @param single - ms of each path's single call (its submit-to-done less the fence floor).
+ * @param sets - the candidate sets the choices are made among (each a list of paths).
+ */
+export function pathsToResample(first: Record<string, number>, single: Record<string, number>, sets: ReadonlyArray<readonly string[]>): Set<string> {
+  const paths = Object.keys(first);
+  const again = new Set<string>();
+  for (const set of sets) {
+    const members = set.filter((path) => path in first);
+    if (members.length === 0) continue;
+    const leader = members.reduce((a, b) => (first[b]! < first[a]! ? b : a));
+    const fastestFirst = first[leader]!;
+    const fastestOne = Math.min(...members.map((path) => single[path]!));
+    const informative = fastestFirst > 0 && fastestOne > SINGLE_CALL_CLAMP_MS;
+    for (const path of members) {
+      const outpaced = informative && first[path]! >= DROP_AFTER_FIRST * fastestFirst && single[path]! >= DROP_AFTER_FIRST * fastestOne;
+      if (path === leader || !outpaced) again.add(path);
+    }
+  }
+  // A path in no set is sampled again (nothing says it cannot be chosen).
+  for (const path of paths) if (!sets.some((set) => set.includes(path))) again.add(path);
+  return again;
 }

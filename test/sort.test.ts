@@ -118,11 +118,12 @@ describe('engine.sort(keys, { values, descending })', () => {
 // groups of 4 or 8 (SORT_COUNTS: the directory then notes groups, and the move counts the masks of
 // the blocks within one).
 describe('engine.sort with the directory (forced at every size)', () => {
-  const defaults = { directory: { ...SORT_DIRECTORY }, radix: { ...SORT_RADIX }, counts: { ...SORT_COUNTS } };
+  const defaults = { directory: { ...SORT_DIRECTORY }, radix: { ...SORT_RADIX }, counts: { ...SORT_COUNTS }, select: { ...SORT_SELECT } };
   afterEach(() => {
     Object.assign(SORT_DIRECTORY, defaults.directory);
     Object.assign(SORT_RADIX, defaults.radix);
     Object.assign(SORT_COUNTS, defaults.counts);
+    Object.assign(SORT_SELECT, defaults.select);
   });
 
   it.each([[1, 4, 2], [3, 4, 0], [5, 4, 3], [3, 2, 2]] as const)('directory every 2^%i outputs, %i-bit digits, blocks counted in groups of 2^%i: uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async (shift, digitBits, groupLog2) => {
@@ -130,6 +131,8 @@ describe('engine.sort with the directory (forced at every size)', () => {
     Object.assign(SORT_DIRECTORY, { shift, fromElements: 0 });
     Object.assign(SORT_RADIX, { digitBits });
     Object.assign(SORT_COUNTS, { groupLog2 });
+    // No select pass, also where passes write 4+ attachments (browsers): the directory runs everywhere.
+    Object.assign(SORT_SELECT, { enabled: false });
     for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
       for (const [n, distinct] of [[33, 3], [2049, 2], [3 * 2048 + 5, 4000]] as const) {
         const keys = randomKeys(kind, n, n + shift + kind.length, distinct);
