@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { optionsForPath, sizeClass } from '../src/tuning.js';
+import { optionsForPath, sizeClass, TUNE_DEFAULT_SIZES } from '../src/tuning.js';
 import type { CompactOptions, ScanAlgorithm } from '../src/index.js';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, repeats: { type: 'string', default: '3' }, 'gpu-time': { type: 'boolean', default: false }, 'spinner-log2': { type: 'string', default: '24' }, sizes: { type: 'string' } } });
@@ -88,8 +88,8 @@ console.log(`cost model (least squares over this tune): ${perPass.toFixed(4)} ms
 // What the calls tune() made cost, from its own record: per point and path, the median time per
 // call (timer query: GPU time; fence: submit-to-done less the fence's own wait, an upper bound on the
 // GPU's time, loose for calls of well under a millisecond; blocking calls: time on the thread) times
-// the calls made (the first use, the
-// single call that sized the samples, and `samples` (at most `repeats`) of `calls`).
+// the calls made (the first use, the single call that sized the samples, `samples` (at most
+// `repeats`) of `calls`, and one untimed call before the later samples where there were any).
 const repeats = Number(values.repeats);
 /** The calls the tune made for one point and path: first use, single call, samples, and the untimed call before repeats. */
 const callsMade = (b: { calls: number; samples?: number }) => 2 + b.calls * (b.samples ?? repeats) + ((b.samples ?? repeats) > 1 ? 1 : 0);
@@ -105,8 +105,9 @@ for (const row of rows) console.log(JSON.stringify(row));
  * The GPU time of the tune's calls, without a timer query: calls issued while the GPU is still busy
  * with a long task (ten scans of 2^24 elements) queue behind it and then run back to back, so
  * (task + N calls) − (task alone), each waited for by gl.finish(), is the GPU time of the N calls,
- * host time excluded, as long as issuing them took less than the task (checked: where it did not, the
- * difference is an upper bound and is marked). Per point and path: N = 16, median of 5 of each.
+ * host time excluded, as long as issuing them took less than the GPU still had of the task after it
+ * was issued (checked: where they took 80 % of that or more, the difference is an upper bound and is
+ * marked). Per point and path: N = 16, the median of 5 paired differences (each run's own task alone).
  */
 interface GpuTimeRow { point: string; path: string; callsMade: number; gpuMsPerCall: number; issueShareOfTask: number; spinnerMs: number; issueBound: boolean }
 const gpuTimeRows: GpuTimeRow[] = [];
@@ -153,7 +154,7 @@ if (values['gpu-time']) {
   // The tune's sizes, by the size class it keyed them with (the lengths it used, not the smallest of
   // each class: every length up to 2^11 shares the class of 2^10).
   const sizeOf = new Map<string, number>();
-  for (const n of sizes ?? [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20]) {
+  for (const n of sizes ?? TUNE_DEFAULT_SIZES) {
     const probe = engine.stream(new Uint32Array(n));
     sizeOf.set(String(sizeClass(probe.layout.capacity)), n);
     probe.dispose();
@@ -175,12 +176,13 @@ if (values['gpu-time']) {
   // The tune's own questions before sampling (no timer query): the fence floor (a scan of one element,
   // 4 calls) and whether calls block (5 reduce-then-scans of up to 2^16 elements and of a sixteenth).
   if (profile.sampling?.timer === 'fence') {
-    const blockingN = Math.min(2 ** 16, Math.max(...sizeOf.values()));
+    const blockingN = Math.min(2 ** 16, Math.max(...(sizes ?? TUNE_DEFAULT_SIZES)));
+    engine.useProfile(null); // the floor's probe ran the built-in default scan (before any profile)
     for (const [n, calls] of [[1, 4], [blockingN, 5], [Math.max(1, blockingN >> 4), 5]] as const) {
       const stream = engine.stream(new Uint32Array(n));
       // The floor's probe is the default scan; the blocking question names reduce-then-scan.
       const m = measure(() => engine.scan(stream, n === 1 ? {} : { algorithm: 'reduce-then-scan' }).dispose(), 16);
-      gpuTimeRows.push({ point: `probe/${n}`, path: 'reduce-then-scan', callsMade: calls, ...m });
+      gpuTimeRows.push({ point: `probe/${n}`, path: n === 1 ? 'default scan' : 'reduce-then-scan', callsMade: calls, ...m });
       stream.dispose();
     }
   }

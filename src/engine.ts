@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
-import { callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, type TuneOptions, type TuningProfile } from './tuning.js';
+import { callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -668,7 +668,7 @@ export class Engine {
   async tune(options: TuneOptions = {}): Promise<TuningProfile> {
     this.#assertAlive('tune()');
     const what = 'engine.tune(options)';
-    const sizes = options.sizes ?? [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20];
+    const sizes = options.sizes ?? TUNE_DEFAULT_SIZES;
     const densities = options.densities ?? [0.1, 0.5, 0.9];
     const repeats = options.repeats ?? 3;
     const limit = maxStreamLength(this.caps.maxTextureSize);
@@ -744,8 +744,9 @@ export class Engine {
     profile.sampling = { timer: this.caps.timerQuery ? 'query' : 'fence', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
-     * wait, which sizes the samples), `sample()` (takes one more) and `median()` (ms per call of those
-     * taken: GPU time by timer query, else submit-to-done by fence less the fence's own wait). A sample is a batch of back-to-back calls (as an app makes them) long enough
+     * wait, which sizes the samples), `sample()` (takes one more), `complete()` (one untimed call,
+     * then samples up to `repeats`) and `median()` (ms per call of those taken: GPU time by timer
+     * query, else submit-to-done by fence less the fence's own wait). A sample is a batch of back-to-back calls (as an app makes them) long enough
      * to be timed (~2 ms of work, and at least twice the fence's wait; at most 16 calls), one batch per task.
      * Where the calls block the thread (WebKitGTK: its GL calls return when the work is done, so a
      * sample of 16 calls was one task of 81 ms), a sample is timed on the thread instead, with no
@@ -798,11 +799,21 @@ export class Engine {
       // Before later samples: other paths' first samples ran since this one's, and the pool may
       // have let its targets go (an untimed call takes them again, outside any sample).
       const rewarm = async (): Promise<void> => {
+        await nextTask();
+        this.#assertAlive('tune()');
         run().dispose();
         await this.#gpuDone();
       };
-      return { one, sample, median, rewarm };
+      /** Samples up to `repeats` (after an untimed call); false if it had them all. */
+      const complete = async (): Promise<boolean> => {
+        if (times.length >= repeats) return false;
+        await rewarm();
+        while (times.length < repeats) await sample();
+        return true;
+      };
+      return { one, sample, median, complete };
     };
+    type Sampler = Awaited<ReturnType<typeof sampler>>;
     /**
      * Median ms per call of each of `runs` (by path): every path sampled once, then only those that
      * could still be chosen (tuning.ts#pathsToResample: not twice as slow as the fastest of its
@@ -810,8 +821,10 @@ export class Engine {
      * the others keep their first sample. Their repeats were most of a tune's GPU time (H200 egl:
      * the tune's calls 599 ms of GPU time, 189 of them at 2^20, bench/tune-probe.ts --gpu-time).
      */
+    const samplersAt = new Map<string, Map<string, Sampler>>();
     const timeAll = async (runs: ReadonlyArray<readonly [string, () => { dispose(): void; stats?: PassStats }]>, point: string, sets: ReadonlyArray<readonly string[]>): Promise<Record<string, number>> => {
-      const samplers = new Map<string, Awaited<ReturnType<typeof sampler>>>();
+      const samplers = new Map<string, Sampler>();
+      samplersAt.set(point, samplers);
       for (const [path, run] of runs) {
         const s = await sampler(run, point, path);
         await s.sample();
@@ -819,12 +832,27 @@ export class Engine {
       }
       const entries = [...samplers];
       const again = repeats > 1 ? pathsToResample(Object.fromEntries(entries.map(([path, s]) => [path, s.median()])), Object.fromEntries(entries.map(([path, s]) => [path, s.one])), sets) : new Set<string>();
-      for (const [path, s] of entries) {
-        if (!again.has(path)) continue;
-        await s.rewarm();
-        for (let i = 1; i < repeats; i++) await s.sample();
-      }
+      for (const [path, s] of entries) if (again.has(path)) await s.complete();
       return Object.fromEntries(entries.map(([path, s]) => [path, s.median()]));
+    };
+    /**
+     * A choice is made over several points (a compaction's densities) and against the built-in
+     * default, so a path dropped at one point may still be chosen, or be what the choice is
+     * compared with: every path a choice rests on gets all its samples at `points` (their timings
+     * updated). True if any had fewer, and the choice must be made again.
+     */
+    const completeAll = async (points: readonly string[], paths: Iterable<string>): Promise<boolean> => {
+      let more = false;
+      for (const point of points) {
+        for (const path of new Set(paths)) {
+          const s = samplersAt.get(point)?.get(path);
+          if (s && (await s.complete())) {
+            profile.timings[point]![path] = s.median();
+            more = true;
+          }
+        }
+      }
+      return more;
     };
     const compactionSets = [compactCandidates.map((c) => c.path), compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path)];
     for (const n of sizes) {
@@ -838,14 +866,13 @@ export class Engine {
       const stream = this.stream(data);
       try {
         const key = String(sizeClass(stream.layout.capacity));
-        const totals = new Map<string, number>();
         for (const density of densities) {
           const keep = { lessEqual: Math.round(density * 1_000_000) - 1 };
           const runs = compactCandidates.map(({ path }) => [path, () => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions)] as const);
           const times = await timeAll(runs, `${key}/${density}`, compactionSets);
           profile.timings[`${key}/${density}`] = times;
-          for (const [path, ms] of Object.entries(times)) totals.set(path, (totals.get(path) ?? 0) + ms);
         }
+        const points = densities.map((density) => `${key}/${density}`);
         // A call's density is unknown before it runs, so the choice is the path whose worst ratio to the
         // fastest of `paths` over the tuned densities is smallest (then the least total time): on
         // SwiftShader Jumping Jack was fastest when most elements are kept and 2-2.7x slower at 5-25 %,
@@ -853,21 +880,37 @@ export class Engine {
         // built-in default stays unless another path is clearly better: at small sizes paths differ
         // by less than the noise of one tune, and a choice that flips between tunes helps nobody.
         const fastest = (paths: readonly string[]) => {
-          const worstRatio = (path: string) => Math.max(...densities.map((density) => {
-            const at = profile.timings[`${key}/${density}`]!;
+          const total = (path: string) => points.reduce((sum, point) => sum + profile.timings[point]![path]!, 0);
+          const worstRatio = (path: string) => Math.max(...points.map((point) => {
+            const at = profile.timings[point]!;
             return at[path]! / Math.max(Math.min(...paths.map((other) => at[other]!)), 1e-6);
           }));
           const ratios = new Map(paths.map((path) => [path, worstRatio(path)]));
-          const best = paths.reduce((a, b) => (ratios.get(b)! < ratios.get(a)! || (ratios.get(b) === ratios.get(a) && totals.get(b)! < totals.get(a)!) ? b : a));
-          return ratios.get('bitmask')! <= ratios.get(best)! * KEEP_DEFAULT_WITHIN ? 'bitmask' : best;
+          const best = paths.reduce((a, b) => (ratios.get(b)! < ratios.get(a)! || (ratios.get(b) === ratios.get(a) && total(b) < total(a)) ? b : a));
+          return { best, choice: ratios.get('bitmask')! <= ratios.get(best)! * KEEP_DEFAULT_WITHIN ? 'bitmask' : best };
         };
-        profile.compact.keep[key] = fastest(compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path)) as TuningProfile['compact']['keep'][string];
-        profile.compact.any[key] = fastest(compactCandidates.map((c) => c.path)) as TuningProfile['compact']['any'][string];
-        const scanTimes = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), `${key}/scan`, [scanCandidates]) as Record<ScanAlgorithm, number>;
-        profile.timings[`${key}/scan`] = scanTimes;
-        const bestScan = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
+        const keepPaths = compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path);
+        const anyPaths = compactCandidates.map((c) => c.path);
+        let keep = fastest(keepPaths);
+        let any = fastest(anyPaths);
+        // Each choice on full samples of what it rests on (at most a round per path).
+        for (let round = 0; round < anyPaths.length && (await completeAll(points, [keep.best, keep.choice, any.best, any.choice, 'bitmask'])); round++) {
+          keep = fastest(keepPaths);
+          any = fastest(anyPaths);
+        }
+        profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
+        profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
+        const scanPoint = `${key}/scan`;
+        profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, [scanCandidates]);
         const defaultScanHere = defaultScan(undefined, stream.layout.capacity, this.caps.drawBuffers);
-        profile.scan[key] = scanTimes[defaultScanHere] <= scanTimes[bestScan] * KEEP_DEFAULT_WITHIN ? defaultScanHere : bestScan;
+        const chooseScan = () => {
+          const scanTimes = profile.timings[scanPoint] as Record<ScanAlgorithm, number>;
+          const best = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
+          return { best, choice: scanTimes[defaultScanHere] <= scanTimes[best] * KEEP_DEFAULT_WITHIN ? defaultScanHere : best };
+        };
+        let scan = chooseScan();
+        for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();
+        profile.scan[key] = scan.choice;
       } finally {
         stream.dispose();
       }

@@ -88,12 +88,15 @@ export interface TuneBatch {
   issueMs?: number;
   /**
    * Samples taken: `repeats`, or 1 where the path was at least twice as slow as the fastest of its
-   * candidate sets by its first sample and by its single call (`pathsToResample`: it cannot be the
-   * choice; not sampled again). A path sampled again is called once more, untimed, before its later
+   * candidate sets by its first sample and by its single call (`pathsToResample`; not sampled again
+   * unless a choice rests on it). A path sampled again is called once more, untimed, before its later
    * samples (its targets back in the pool).
    */
   samples?: number;
 }
+
+/** engine.tune()'s sizes when none are given. */
+export const TUNE_DEFAULT_SIZES: readonly number[] = [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20];
 
 /** Options of `engine.tune()`; every one may be left out. */
 export interface TuneOptions {
@@ -234,6 +237,12 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
 export const DROP_AFTER_FIRST = 2;
 /** tune(): a single call timed at or below this (ms) is the clamp, not a measurement. */
 export const SINGLE_CALL_CLAMP_MS = 0.01;
+/**
+ * tune(): single calls faster than this (ms, after the fence's wait) are mostly that wait's noise, so
+ * they are no second measurement for pathsToResample (the H200's 12/0.5 had dropped the HistoPyramid
+ * at 1.33x the bitmask on its first sample alone, with single calls at the clamp).
+ */
+export const SINGLE_CALL_INFORMATIVE_MS = 10 * SINGLE_CALL_CLAMP_MS;
 
 /**
  * Which paths of one point tune() samples again after one sample each: all but those at least
@@ -241,7 +250,9 @@ export const SINGLE_CALL_CLAMP_MS = 0.01;
  * compaction paths, and the order-keeping ones: `keep` chooses among those alone), by their first
  * sample and by their single call too (two measurements, so one spike does not drop the fastest).
  * The fastest of each set by its first sample always stays, and nothing is dropped where the fastest
- * single call sits at the clamp (then there is no second measurement) or a first sample is zero.
+ * single call is under SINGLE_CALL_INFORMATIVE_MS (then there is no second measurement) or a first
+ * sample is zero. A choice can still rest on a dropped path (it is made over several densities, and
+ * against the default): tune() then completes its samples before choosing.
  * @param first - ms per call of each path's first sample.
  * @param single - ms of each path's single call (its submit-to-done less the fence floor).
  * @param sets - the candidate sets the choices are made among (each a list of paths).
@@ -255,7 +266,7 @@ export function pathsToResample(first: Record<string, number>, single: Record<st
     const leader = members.reduce((a, b) => (first[b]! < first[a]! ? b : a));
     const fastestFirst = first[leader]!;
     const fastestOne = Math.min(...members.map((path) => single[path]!));
-    const informative = fastestFirst > 0 && fastestOne > SINGLE_CALL_CLAMP_MS;
+    const informative = fastestFirst > 0 && fastestOne >= SINGLE_CALL_INFORMATIVE_MS;
     for (const path of members) {
       const outpaced = informative && first[path]! >= DROP_AFTER_FIRST * fastestFirst && single[path]! >= DROP_AFTER_FIRST * fastestOne;
       if (path === leader || !outpaced) again.add(path);

@@ -1,7 +1,7 @@
 // tuning.ts#pathsToResample: which paths tune() samples again after one sample each. The figures are
 // of the kind the H200's tune measured (docs/performance.md, issue 20: 2^20 at 50 % kept, ms per call).
 import { expect, it } from 'vitest';
-import { DROP_AFTER_FIRST, pathsToResample, SINGLE_CALL_CLAMP_MS } from '../src/tuning.js';
+import { DROP_AFTER_FIRST, pathsToResample, SINGLE_CALL_CLAMP_MS, SINGLE_CALL_INFORMATIVE_MS } from '../src/tuning.js';
 
 const all = ['bitmask', 'horn', 'horn-global', 'histopyramid', 'jumping-jack', 'hybrid'];
 const ordered = ['bitmask', 'horn', 'horn-global', 'histopyramid'];
@@ -32,8 +32,10 @@ it('judges the order-keeping paths among themselves: a fast order-changing path 
 it('always keeps the fastest first sample, and drops nothing without two real measurements', () => {
   // A zero first sample (a fence sample clamped at 0): no ratio can be judged.
   expect(pathsToResample({ a: 0, b: 5 }, { a: 1, b: 5 }, [['a', 'b']]).size).toBe(2);
-  // The fastest single call at the clamp: the second measurement says nothing.
+  // The fastest single call at the clamp, or just above it (the fence's noise): it says nothing.
   expect(pathsToResample({ a: 0.2, b: 0.9 }, { a: SINGLE_CALL_CLAMP_MS, b: 0.5 }, [['a', 'b']]).size).toBe(2);
+  expect(pathsToResample({ a: 0.2, b: 0.9 }, { a: 0.011, b: 0.5 }, [['a', 'b']]).size).toBe(2);
+  expect(pathsToResample({ a: 0.2, b: 0.9 }, { a: SINGLE_CALL_INFORMATIVE_MS, b: 0.5 }, [['a', 'b']]).size).toBe(1);
   // The leader by first sample stays even where its single call was slow.
   expect([...pathsToResample({ a: 0.2, b: 0.9 }, { a: 3, b: 0.5 }, [['a', 'b']])]).toContain('a');
   // A path in no candidate set is sampled again.

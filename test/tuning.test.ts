@@ -26,6 +26,12 @@ describe('engine.tune()', () => {
       expect(Object.values(batches).some((b) => b.samples === 3), `${point}: some path sampled 3 times`).toBe(true);
       expect(Object.keys(timings).sort()).toEqual(Object.keys(batches).sort());
     }
+    // What was chosen rests on full samples at every point of its size class.
+    for (const [point, batches] of Object.entries(profile.sampling!.batches)) {
+      const key = point.split('/')[0]!;
+      const chosen = point.endsWith('/scan') ? [profile.scan[key]!] : [profile.compact.keep[key]!, profile.compact.any[key]!, 'bitmask'];
+      for (const path of chosen) expect(batches[path]!.samples, `${point}: ${path}, chosen or the default`).toBe(3);
+    }
     console.log(`[tuning] ${engine.caps.renderer}: ${dropped} of ${Object.values(profile.sampling!.batches).reduce((n, b) => n + Object.keys(b).length, 0)} paths sampled once`);
     engine.dispose();
   });
