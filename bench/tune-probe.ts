@@ -16,6 +16,10 @@ import type { CompactOptions, ScanAlgorithm } from '../src/index.js';
 const { values } = parseArgs({ options: { json: { type: 'string' }, repeats: { type: 'string', default: '3' }, 'gpu-time': { type: 'boolean', default: false }, 'spinner-log2': { type: 'string', default: '24' }, sizes: { type: 'string' } } });
 // --sizes 10,12: tune only these (log2; the default: engine.tune()'s own sizes).
 const sizes = values.sizes?.split(',').map((v) => 2 ** Number(v));
+const spinnerLog2 = Number(values['spinner-log2']);
+// A bad argument: one line and exit 2, nothing measured.
+if (sizes && !sizes.every((n) => Number.isInteger(n) && n >= 1 && n <= 2 ** 24)) { console.error(`tune-probe: --sizes takes log2 lengths 0..24, comma-separated; got ${values.sizes}`); process.exit(2); }
+if (!Number.isInteger(spinnerLog2) || spinnerLog2 < 10 || spinnerLog2 > 24) { console.error(`tune-probe: --spinner-log2 takes 10..24; got ${values['spinner-log2']}`); process.exit(2); }
 const gl = createHeadlessContext();
 const engine = createEngine(gl);
 const renderer = headlessRenderer(gl);
@@ -116,7 +120,7 @@ if (values['gpu-time']) {
   // The long task runs on a second engine sharing the context, with a pool that keeps its 2^24-element
   // targets (with the default pool each scan allocated them anew: 220-380 ms for four, too noisy).
   const spinnerEngine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
-  const spinnerStream = spinnerEngine.stream(new Uint32Array(2 ** Number(values['spinner-log2'])));
+  const spinnerStream = spinnerEngine.stream(new Uint32Array(2 ** spinnerLog2));
   const spinner = () => { for (let k = 0; k < 10; k++) spinnerEngine.scan(spinnerStream).dispose(); };
   spinner();
   gl.finish();

@@ -48,6 +48,8 @@ void main() {
     uint first = block << 6;
     uint length = streamLength();
     valid = uvec2(validBits(first, length), validBits(first + 32u, length));
+    // The planes' layout is radix-digit-fields.glsl#bitPlanes': word j · PLANE_WORDS + h of a texel is
+    // plane j of its elements 32·h .. 32·h + 31 (4-bit digits: one word per plane, two texels per block).
     uvec4 low = texelFetch(u_digits, texelOf(block * uint(DIGIT_BITS / 2), uint(u_digitsWidthLog2)), 0);
 #if DIGIT_BITS == 4
     uvec4 high = texelFetch(u_digits, texelOf(block * 2u + 1u, uint(u_digitsWidthLog2)), 0);
