@@ -5,20 +5,26 @@
 // and a three-term cost model fitted to the same timings (how well passes and fragments predict the winner).
 // With --gpu-time, the GPU time of the calls the tune made, measured behind a long GPU task (below):
 // headless-gl has no timer query, and a fence's submit-to-done is mostly host time for small calls.
-// Usage: node bench/build-bundle.mjs tune-probe && bash scripts/with-display.sh node bench/tmp/tune-probe.mjs [--json FILE] [--repeats 3] [--sizes 10,12] [--gpu-time [--spinner-log2 24]]
+// Usage: node bench/build-bundle.mjs tune-probe && bash scripts/with-display.sh node bench/tmp/tune-probe.mjs [--json FILE] [--repeats 3] [--sizes 10,12] [--sample-ms 0.5] [--gpu-time [--spinner-log2 24]]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { optionsForPath, sizeClass, TUNE_DEFAULT_SIZES } from '../src/tuning.js';
+import { optionsForPath, sizeClass, TUNE_DEFAULT_SIZES, TUNE_SAMPLING } from '../src/tuning.js';
 import type { CompactOptions, ScanAlgorithm } from '../src/index.js';
 
-const { values } = parseArgs({ options: { json: { type: 'string' }, repeats: { type: 'string', default: '3' }, 'gpu-time': { type: 'boolean', default: false }, 'spinner-log2': { type: 'string', default: '24' }, sizes: { type: 'string' } } });
+const { values } = parseArgs({ options: { json: { type: 'string' }, repeats: { type: 'string', default: '3' }, 'gpu-time': { type: 'boolean', default: false }, 'spinner-log2': { type: 'string', default: '24' }, sizes: { type: 'string' }, 'sample-ms': { type: 'string' } } });
 // --sizes 10,12: tune only these (log2; the default: engine.tune()'s own sizes).
 const sizes = values.sizes?.split(',').map((v) => 2 ** Number(v));
 const spinnerLog2 = Number(values['spinner-log2']);
 // A bad argument: one line and exit 2, nothing measured.
 if (sizes && !sizes.every((n) => Number.isInteger(n) && n >= 1 && n <= 2 ** 24)) { console.error(`tune-probe: --sizes takes log2 lengths 0..24, comma-separated; got ${values.sizes}`); process.exit(2); }
+// --sample-ms 2: tune with samples of this length (src/tuning.ts TUNE_SAMPLING), to compare.
+if (values['sample-ms'] !== undefined) {
+  const sampleMs = Number(values['sample-ms']);
+  if (!(sampleMs > 0 && sampleMs <= 50)) { console.error(`tune-probe: --sample-ms takes a length in ms, above 0 and at most 50; got ${values['sample-ms']}`); process.exit(2); }
+  TUNE_SAMPLING.sampleMs = sampleMs;
+}
 if (!Number.isInteger(spinnerLog2) || spinnerLog2 < 10 || spinnerLog2 > 24) { console.error(`tune-probe: --spinner-log2 takes 10..24; got ${values['spinner-log2']}`); process.exit(2); }
 const gl = createHeadlessContext();
 const engine = createEngine(gl);
@@ -198,6 +204,6 @@ if (values['gpu-time']) {
   const bound = gpuTimeRows.filter((r) => r.issueBound).length;
   console.log(`GPU time of the tune's calls (measured behind a long GPU task): ${gpuTimeTotal.toFixed(1)} ms; per size class ${[...bySize].map(([k, ms]) => `${k}: ${ms.toFixed(1)}`).join(', ')}; ${bound} of ${gpuTimeRows.length} points issue-bound (upper bounds)`);
 }
-const result = { renderer, date: new Date().toISOString(), wallMs, gpuMsEstimate: gpuMs, gpuTime: values['gpu-time'] ? { totalMs: gpuTimeTotal, rows: gpuTimeRows } : undefined, longestGapMs: longestGap, model, profile, rows };
+const result = { renderer, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, wallMs, gpuMsEstimate: gpuMs, gpuTime: values['gpu-time'] ? { totalMs: gpuTimeTotal, rows: gpuTimeRows } : undefined, longestGapMs: longestGap, model, profile, rows };
 if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 1)}\n`);
 engine.dispose();

@@ -4,17 +4,23 @@
 // two gl.finish(), paths interleaved in rounds, median per call), each result checked against the CPU
 // count. Reports per point the ratio of auto to the fastest order-keeping path ('keep') and to the
 // fastest path ('any'), and the worst of each (the targets: ≤ 1.15).
-// Usage: node bench/build-bundle.mjs tuned-sweep && bash scripts/with-display.sh node bench/tmp/tuned-sweep.mjs [--json FILE]
+// Usage: node bench/build-bundle.mjs tuned-sweep && bash scripts/with-display.sh node bench/tmp/tuned-sweep.mjs [--json FILE] [--sample-ms 0.5]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine, type CompactOptions } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { compactCandidates, optionsForPath } from '../src/tuning.js';
+import { compactCandidates, optionsForPath, TUNE_SAMPLING } from '../src/tuning.js';
 
 const { values } = parseArgs({ options: {
   json: { type: 'string' }, sizes: { type: 'string', default: '10,12,14,16,18,20' }, densities: { type: 'string', default: '0.05,0.25,0.5,0.75,0.95' },
-  'tune-sizes': { type: 'string', default: '10,14,16,18,20' }, rounds: { type: 'string', default: '5' },
+  'tune-sizes': { type: 'string', default: '10,14,16,18,20' }, rounds: { type: 'string', default: '5' }, 'sample-ms': { type: 'string' },
 } });
+// --sample-ms 2: the tune's samples this long (src/tuning.ts TUNE_SAMPLING), to compare.
+if (values['sample-ms'] !== undefined) {
+  const sampleMs = Number(values['sample-ms']);
+  if (!(sampleMs > 0 && sampleMs <= 50)) { console.error(`tuned-sweep: --sample-ms takes a length in ms, above 0 and at most 50; got ${values['sample-ms']}`); process.exit(2); }
+  TUNE_SAMPLING.sampleMs = sampleMs;
+}
 const sizes = values.sizes.split(',').map((s) => 2 ** Number(s));
 const densities = values.densities.split(',').map(Number);
 const rounds = Number(values.rounds);
@@ -71,5 +77,5 @@ for (const n of sizes) {
   stream.dispose();
 }
 console.log(`worst: auto (keep) ×${worstKeep.toFixed(2)} of the fastest order-keeping path; auto (any) ×${worstAny.toFixed(2)} of the fastest path`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, date: new Date().toISOString(), profile, rows, worstKeep, worstAny }, null, 1)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny }, null, 1)}\n`);
 engine.dispose();

@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
-import { callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DEFAULT_SIZES, TUNE_SAMPLING, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -687,9 +687,14 @@ export class Engine {
      * (bench/tuned-sweep-browser.mjs). Measured here once and taken off every sample; otherwise a
      * batch sized from one call plus that wait is a single call, and every path times as the wait
      * (5-10 ms flat at 2^10-2^14, where the calls take 0.8-3 ms): the tune could not rank them.
+     * A context without an asynchronous fence (headless-gl) waits by glFinish instead, which returns
+     * as the GPU is done: no poll, no floor. Measured as a floor, it was a small call's host time
+     * (H100 egl: 0.59 ms), and taken off samples of a call or two it made them 0 (a path chosen at
+     * 3.3x the fastest: bench/results/issue-20/tuned-sweep-h100-egl-2026-11-26-sample-0.5-floor.txt).
      */
+    const fenceTimed = !this.caps.timerQuery && this.caps.asyncReadback;
     let fenceFloor = 0;
-    if (!this.caps.timerQuery) {
+    if (fenceTimed) {
       // Measured after a call of almost no work, not after none: WebKitGTK signals a fence with nothing
       // before it at the first check (0 ms) but one behind any call only a poll later (5-7 ms), and a
       // floor of 0 had left its samples at one call each, timed as that poll (profile.sampling).
@@ -716,9 +721,13 @@ export class Engine {
     // that block take longer to issue with more work (the renderer does it before they return);
     // calls whose issue is merely their own host cost do not: on a fast GPU (H200, headless-gl) four
     // scans of 2^16 elements issue in about the time the GPU takes, as four of 2^12 do, and timing
-    // those on the thread had chosen the scan by host cost (recursive doubling at 2^20).
+    // those on the thread had chosen the scan by host cost (recursive doubling at 2^20). Where the
+    // wait is glFinish (no floor, no poll) a batch is timed through it whether or not its calls
+    // block, so the question is not asked: the H100's calls of 2^16 had read as blocking there, and
+    // the tune, timing the HistoPyramid's issue alone, chose it at 2^18-2^20 at 1.3-2.1x the bitmask
+    // (bench/results/issue-20/tuned-sweep-h100-egl-2026-11-26-sample-0.5-blocking.txt).
     let blockingCalls = false;
-    if (!this.caps.timerQuery) {
+    if (fenceTimed) {
       const issueOfFour = async (n: number): Promise<{ issued: number; done: number }> => {
         const probe = this.stream(new Uint32Array(n));
         try {
@@ -741,13 +750,13 @@ export class Engine {
       const small = await issueOfFour(Math.max(1, n >> 4));
       blockingCalls = callsBlock(large, small);
     }
-    profile.sampling = { timer: this.caps.timerQuery ? 'query' : 'fence', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
+    profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
      * wait, which sizes the samples), `sample()` (takes one more), `complete()` (one untimed call,
      * then samples up to `repeats`) and `median()` (ms per call of those taken: GPU time by timer
      * query, else submit-to-done by fence less the fence's own wait). A sample is a batch of back-to-back calls (as an app makes them) long enough
-     * to be timed (~2 ms of work, and at least twice the fence's wait; at most 16 calls), one batch per task.
+     * to be timed (TUNE_SAMPLING.sampleMs of work, and at least twice the fence's wait; at most 16 calls), one batch per task.
      * Where the calls block the thread (WebKitGTK: its GL calls return when the work is done, so a
      * sample of 16 calls was one task of 81 ms), a sample is timed on the thread instead, with no
      * fence and so no floor, and holds at most TUNE_TASK_MS of calls: every task stays within a frame.
@@ -766,9 +775,13 @@ export class Engine {
       const one = Math.max(performance.now() - single - fenceFloor, SINGLE_CALL_CLAMP_MS);
       // Blocking calls: as many as fit in TUNE_TASK_MS (the thread's clock may tick by whole
       // milliseconds, as WebKitGTK's does: a sample of one or two calls could not rank paths).
+      // Otherwise a batch lasts at least the sample's length, each call taking its submit-to-done
+      // time or, where longer, its issue time (calls issued back to back wait for neither the GPU nor
+      // each other): where the submit-to-done less the floor was at the clamp (headless-gl's small
+      // calls, whose host cost is the floor's), sizing by it alone made every batch 16 calls.
       const batch = blockingCalls
         ? Math.max(1, Math.min(16, Math.floor(TUNE_TASK_MS / Math.max(issued, 0.01))))
-        : Math.max(1, Math.min(16, Math.ceil(Math.max(2, 2 * fenceFloor) / one)));
+        : Math.max(1, Math.min(16, Math.ceil(Math.max(TUNE_SAMPLING.sampleMs, 2 * fenceFloor) / Math.max(one, issued))));
       (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       const times: number[] = [];
       const sample = async (): Promise<void> => {

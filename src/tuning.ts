@@ -61,12 +61,16 @@ export interface TuningProfile {
 
 /** How `engine.tune()` took its timings (`TuningProfile.sampling`). */
 export interface TuneSampling {
-  /** 'query': GPU time from a timer query; 'fence': submit-to-done, waited for by a fence polled between tasks. */
-  timer: 'query' | 'fence';
-  /** The fence's own wait (ms), measured behind a call of almost no work and taken off every sample; 0 with a timer query. */
+  /**
+   * 'query': GPU time from a timer query; 'fence': submit-to-done, waited for by a fence polled
+   * between tasks; 'finish': submit-to-done, waited for by glFinish (contexts without an asynchronous
+   * fence: headless-gl).
+   */
+  timer: 'query' | 'fence' | 'finish';
+  /** The fence's own wait (ms), measured behind a call of almost no work and taken off every sample; 0 with a timer query or glFinish. */
   fenceFloorMs: number;
   /**
-   * Whether the context's calls block the thread (no timer query; four scans of up to 2^16
+   * Whether the context's calls block the thread (timed by fence only; four scans of up to 2^16
    * elements took at least 70 % of their submit-to-done time to issue, and twice as long as four
    * scans of a sixteenth as many): samples then timed on the thread.
    */
@@ -232,6 +236,16 @@ const BLOCKING_GROWTH = 2;
 export function callsBlock(large: { issued: number; done: number }, small: { issued: number }): boolean {
   return large.issued >= 1 && large.issued >= BLOCKING_SHARE * large.done && large.issued >= BLOCKING_GROWTH * small.issued;
 }
+
+/**
+ * tune(): a sample is a batch of back-to-back calls of at least `sampleMs` of submit-to-done time (and
+ * at least twice the fence's own wait, which decides in the browsers: 4-10 ms there). Where the wait
+ * is glFinish (headless-gl: no asynchronous fence, so the tune times through a blocking finish, precise
+ * to microseconds) this alone sizes the batch: its GPU work is most of what a tune costs (H200 egl, the
+ * default tune's calls: 599 ms of GPU time with 2 ms samples, bench/tune-probe.ts --gpu-time).
+ * Mutable for bench/tune-probe.ts --sample-ms and bench/tuned-sweep.ts --sample-ms.
+ */
+export const TUNE_SAMPLING: { sampleMs: number } = { sampleMs: 0.5 };
 
 /** tune(): a path this many times slower than the fastest after one sample is not sampled again (see pathsToResample). */
 export const DROP_AFTER_FIRST = 2;
