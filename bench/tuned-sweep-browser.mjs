@@ -16,14 +16,15 @@ import { rendererSlug } from './lib/format.mjs';
 
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
          [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
-         [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick]
+         [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps]
 Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
---batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run).`;
+--batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run);
+--trace-gaps: time every WebGL method during tune() and keep the longest stretches with where they went (slows the tune).`;
 
 const { values } = parseArgs({ options: {
   help: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
   out: { type: 'string' }, sizes: { type: 'string' }, densities: { type: 'string' },
-  'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' },
+  'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' }, 'trace-gaps': { type: 'boolean', default: false },
 } });
 exitOnHelpOrUnknownBrowser(values, USAGE);
 const q = values.quick;
@@ -35,6 +36,7 @@ const query = new URLSearchParams({
   tuneSizes: values['tune-sizes'] ?? (q ? '10,14' : '10,12,14,16,18'),
   rounds: values.rounds ?? (q ? '2' : '3'),
   ...(values.batch ? { batch: values.batch } : {}),
+  ...(values['trace-gaps'] ? { traceGaps: '1' } : {}),
 });
 
 // What the page runs: src/ and glsl/ of this working tree (the commit, and files changed since, as the build starts).
@@ -104,7 +106,7 @@ const document = {
   package: pkg.name, packageVersion: pkg.version, commit, uncommitted, node: process.version, date, quick: q, config: results.config,
   timing: 'wall: a batch of back-to-back compact()+dispose() calls between two await engine.finish(), per call; series interleaved in seeded rounds; median of the rounds',
   loadAverageAtStart, loadAverageAtEnd: loadavg(), load1mDuringRun: { max: Math.max(...load1m), mean: load1m.reduce((a, b) => a + b, 0) / load1m.length, samples: load1m.length }, seconds: Math.round((performance.now() - started) / 100) / 10,
-  tune: { wallMs: tune.wallMs, longestGapMs: tune.longestGapMs, idleLongestGapMs: tune.idleLongestGapMs, longTasks: tune.longTasks, sizes: results.config.tuneSizes.map((s) => 2 ** s) },
+  tune: { wallMs: tune.wallMs, longestGapMs: tune.longestGapMs, idleLongestGapMs: tune.idleLongestGapMs, longTasks: tune.longTasks, ...(tune.gaps?.length ? { gaps: tune.gaps } : {}), sizes: results.config.tuneSizes.map((s) => 2 ** s) },
   choices: { keep: tune.profile.compact.keep, any: tune.profile.compact.any, scan: tune.profile.scan },
   worst: { ...worst, keepWithin115: within('keepRatio'), anyWithin115: within('anyRatio'), points: rows.length,
     keepMissesOnTheSamePath: samePathMisses('keepRatio', 'keepSamePath'), anyMissesOnTheSamePath: samePathMisses('anyRatio', 'anySamePath') },

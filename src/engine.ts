@@ -43,6 +43,12 @@ const KEEP_DEFAULT_WITHIN = 1.1;
 /** auto leaves the size class's choice at a known density only for a path faster by more than this (the target ratio). */
 const SWITCH_AT_DENSITY = 1.15;
 
+/** tune(): elements of its test data made per task. */
+const TUNE_DATA_SLICE = 2 ** 16;
+/** warmUp() without KHR_parallel_shader_compile: the longest pause (ms) before asking a link's status. */
+const WARM_UP_MAX_PAUSE_MS = 50;
+/** warmUp() without KHR_parallel_shader_compile: the first pause (ms), before any link was timed. */
+const WARM_UP_FIRST_PAUSE_MS = 16;
 /** tune(): the most time (ms) one sample of blocking calls keeps the thread: within a frame. */
 const TUNE_TASK_MS = 12;
 
@@ -98,6 +104,8 @@ export class Engine {
   #contextLost = false;
   /** What engine.tune() measured (or engine.useProfile() gave); undefined: the built-in defaults. */
   #profile: TuningProfile | undefined;
+  /** warmUp() without KHR_parallel_shader_compile: the pause (ms) before asking a link's status, learnt. */
+  #linkPause = WARM_UP_FIRST_PAUSE_MS;
   /** The profile's answer per table and stream capacity, looked up once (calls come every frame). */
   readonly #tunedFor = new Map<string, unknown>();
   /**
@@ -577,7 +585,9 @@ export class Engine {
    * small stream of zeros with its draws skipped, to learn which programs it needs; their compile and
    * link are issued together and (with KHR_parallel_shader_compile; not on SwiftShader or headless-gl) done by
    * the driver in the background, while this waits between tasks. A path's first real call then
-   * compiles nothing. Without it, a path's first call compiles synchronously (Chromium: ~100 ms).
+   * compiles nothing. Without it, a path's first call compiles synchronously (Chromium: ~100 ms), and
+   * this asks each link's status in its own task after a pause as long as the last links took (the
+   * question waits for the link: Chromium + SwiftShader 39 ms for the first, asked at once).
    * Calls it does not cover still work: they compile on first use.
    * @throws Error (the promise rejects) for a malformed description, options a call would refuse, or a
    * `keep.glsl` snippet that does not compile (the same message the call would give).
@@ -622,12 +632,29 @@ export class Engine {
       }
     }
     // Wait for the driver between tasks, then ask each link's status once (no wait left by then).
+    // Without KHR_parallel_shader_compile nothing tells when a link is done, and the question waits
+    // for it: Chromium's GPU process links in order, behind all that was issued before, and asked one
+    // after another the questions waited 39 ms (the first) and 3-6 ms each (SwiftShader, the tune's
+    // warm-ups: bench/tuned-sweep-browser.mjs --trace-gaps). So a pause between tasks as long as the
+    // last links took (the last pause and what its question still waited) lets the driver finish the
+    // next one before it is asked; shorter where a question found its link done. Learnt across
+    // calls (a tune warms up once per size).
+    const paced = !gpu.programs.parallel;
+    let pause = this.#linkPause;
     for (const program of linking) {
       while (!gpu.programs.linked(program)) {
         await new Promise((resolve) => setTimeout(resolve, 1));
         this.#assertAlive('warmUp()');
       }
+      if (paced && pause >= 1) {
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        this.#assertAlive('warmUp()');
+      }
+      const asked = performance.now();
       gpu.guard.run(() => gpu.programs.finish(program));
+      const waited = performance.now() - asked;
+      pause = Math.min(WARM_UP_MAX_PAUSE_MS, waited >= 0.5 ? pause + waited : pause / 2);
+      this.#linkPause = pause;
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
   }
@@ -698,9 +725,11 @@ export class Engine {
       // Measured after a call of almost no work, not after none: WebKitGTK signals a fence with nothing
       // before it at the first check (0 ms) but one behind any call only a poll later (5-7 ms), and a
       // floor of 0 had left its samples at one call each, timed as that poll (profile.sampling).
+      // Its programs linked first, off the thread where the context can (a first call links them on it).
+      await this.warmUp([{ scan: {}, type: 'uint32', lengths: [1] }]);
       const tiny = this.stream(new Uint32Array(1));
       try {
-        this.scan(tiny).dispose(); // first use: compiles
+        this.scan(tiny).dispose(); // first use: fills the pool
         await this.#gpuDone();
         const waits: number[] = [];
         for (let i = 0; i < 3; i++) {
@@ -729,11 +758,12 @@ export class Engine {
     let blockingCalls = false;
     if (fenceTimed) {
       const issueOfFour = async (n: number): Promise<{ issued: number; done: number }> => {
+        // One algorithm at both sizes (a loaded profile could choose differently per size class).
+        await this.warmUp([{ scan: { algorithm: 'reduce-then-scan' }, type: 'uint32', lengths: [n] }]);
         const probe = this.stream(new Uint32Array(n));
         try {
-          // One algorithm at both sizes (a loaded profile could choose differently per size class).
           const scanOnce = () => this.scan(probe, { algorithm: 'reduce-then-scan' }).dispose();
-          scanOnce(); // first use: compiles
+          scanOnce(); // first use: fills the pool
           await this.#gpuDone();
           await nextTask();
           const start = performance.now();
@@ -875,7 +905,13 @@ export class Engine {
         ...compactCandidates.map(({ path }) => ({ compact: { keep: { lessEqual: 0 }, ...optionsForPath(path) } as CompactOptions, type: 'uint32' as const, lengths: [n] })),
         ...scanCandidates.map((algorithm) => ({ scan: { algorithm }, type: 'uint32' as const, lengths: [n] })),
       ]);
-      const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000);
+      // Made in slices of TUNE_DATA_SLICE, one per task: a million at once took ~10-30 ms of the thread.
+      const data = new Uint32Array(n);
+      for (let start = 0; start < n; start += TUNE_DATA_SLICE) {
+        for (let i = start; i < Math.min(n, start + TUNE_DATA_SLICE); i++) data[i] = (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000;
+        if (start + TUNE_DATA_SLICE < n) await nextTask();
+      }
+      this.#assertAlive('tune()');
       const stream = this.stream(data);
       try {
         const key = String(sizeClass(stream.layout.capacity));

@@ -158,6 +158,11 @@ export class ProgramCache {
     return program;
   }
 
+  /** Whether the driver links in the background and says when it is done (KHR_parallel_shader_compile). */
+  get parallel(): boolean {
+    return this.completionStatus !== undefined;
+  }
+
   /** Whether the driver has finished linking `program` (always true without the extension). */
   linked(program: Program): boolean {
     if (program.stage === 'ready' || this.completionStatus === undefined) return true;

@@ -9,7 +9,8 @@
 // Results: window.tunedSweep (polled by bench/tuned-sweep-browser.mjs, which builds and opens this page).
 //
 // URL: ?sizes=10,12,14,16,18 (log2), ?densities=0.05,0.25,0.5,0.75,0.95 (kept fractions),
-//      ?tuneSizes=10,12,14,16,18 (log2), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above).
+//      ?tuneSizes=10,12,14,16,18 (log2), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above),
+//      ?traceGaps=1 (time every WebGL method during tune(): the longest stretches, and where they went).
 import { createEngine, type CompactOptions } from 'glcompact';
 import { compactCandidates, optionsForPath } from '../../src/tuning.js';
 
@@ -58,6 +59,8 @@ interface SweepState {
     /** The same monitor over 500 ms of idle page (1 s after it started) before tune(): the floor of that figure. */
     idleLongestGapMs: number;
     longTasks: { supported: boolean; count: number; maxMs: number; totalMs: number };
+    /** With ?traceGaps=1: the longest stretches and the WebGL methods that took their time. */
+    gaps: Gap[];
     profile: unknown;
   };
   rows: Row[];
@@ -122,27 +125,105 @@ function random(seedValue: number) {
   };
 }
 
-/** The longest gap between ticks of a 1 ms interval, and long tasks where the browser reports them (Chromium). */
-function stretchMonitor() {
-  let last = performance.now();
+/** A stretch of the main thread without a tick, and the WebGL methods that took its time (?traceGaps=1). */
+interface Gap {
+  /** ms since the monitor started. */
+  atMs: number;
+  gapMs: number;
+  /** ms spent in the context's methods during the gap, by method (the 4 longest), and in all of them. */
+  gl: Record<string, number>;
+  glMs: number;
+}
+
+/**
+ * Wraps every method of the context so that each call's time adds up by name, until `restore()`:
+ * where a stretch without a tick goes (a link waited for, an upload, or the page's own JavaScript:
+ * the gap less the GL time).
+ */
+function timeContextMethods(context: WebGL2RenderingContext) {
+  const spent = new Map<string, number>();
+  // Each wrapped name and what the context had as its own property before (the engine's state
+  // interceptors), put back by restore().
+  const wrapped = new Map<string, PropertyDescriptor | undefined>();
+  for (let proto = Object.getPrototypeOf(context); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+      if (!descriptor || typeof descriptor.value !== 'function' || name === 'constructor' || wrapped.has(name)) continue;
+      wrapped.set(name, Object.getOwnPropertyDescriptor(context, name));
+      const inner = (context as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
+      (context as unknown as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+        const start = performance.now();
+        try {
+          return inner.apply(context, args);
+        } finally {
+          spent.set(name, (spent.get(name) ?? 0) + performance.now() - start);
+        }
+      };
+    }
+  }
+  return {
+    /** The time by method since the last take, then zeroed. */
+    take(): Map<string, number> {
+      const copy = new Map(spent);
+      spent.clear();
+      return copy;
+    },
+    restore(): void {
+      for (const [name, before] of wrapped) {
+        delete (context as unknown as Record<string, unknown>)[name];
+        if (before) Object.defineProperty(context, name, before);
+      }
+    },
+  };
+}
+
+/**
+ * The longest gap between ticks of a 1 ms interval, and long tasks where the browser reports them
+ * (Chromium). Traced, the ticks are a message posted to itself again and again instead (a timer's
+ * ticks come 4 ms apart at best in Chromium, more than the 2 ms asked of a task), so a gap is one
+ * task of the page's; stretches over 2 ms are kept with the WebGL methods that took their time.
+ */
+function stretchMonitor(trace?: ReturnType<typeof timeContextMethods>) {
+  const begin = performance.now();
+  let last = begin;
   let longest = 0;
-  const timer = setInterval(() => {
+  let running = true;
+  const gaps: Gap[] = [];
+  const tick = () => {
     const now = performance.now();
     longest = Math.max(longest, now - last);
+    const glTimes = trace?.take();
+    if (glTimes && now - last > 2) {
+      const top = [...glTimes].sort((a, b) => b[1] - a[1]);
+      gaps.push({ atMs: last - begin, gapMs: now - last, gl: Object.fromEntries(top.slice(0, 4)), glMs: top.reduce((sum, [, ms]) => sum + ms, 0) });
+    }
     last = now;
-  }, 1);
+  };
+  const channel = trace ? new MessageChannel() : undefined;
+  if (channel) {
+    channel.port1.onmessage = () => {
+      tick();
+      if (running) channel.port2.postMessage(0);
+    };
+    channel.port2.postMessage(0);
+  }
+  const timer = channel ? undefined : setInterval(tick, 1);
   const supported = typeof PerformanceObserver !== 'undefined' && (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
   const durations: number[] = [];
   const observer = supported ? new PerformanceObserver((entries) => entries.getEntries().forEach((e) => durations.push(e.duration))) : undefined;
   observer?.observe({ type: 'longtask' });
   return {
     stop() {
+      running = false;
+      channel?.port1.close();
       clearInterval(timer);
       longest = Math.max(longest, performance.now() - last);
       observer?.takeRecords().forEach((e) => durations.push(e.duration));
       observer?.disconnect();
       return {
         longestGapMs: longest,
+        /** The 12 longest stretches over 2 ms, where they were traced. */
+        gaps: gaps.sort((a, b) => b.gapMs - a.gapMs).slice(0, 12),
         longTasks: { supported, count: durations.length, maxMs: Math.max(0, ...durations), totalMs: durations.reduce((a, b) => a + b, 0) },
       };
     },
@@ -163,10 +244,12 @@ async function run(): Promise<void> {
   await sleep(500);
   const idleLongestGapMs = idle.stop().longestGapMs;
   status(`engine.tune({ sizes: 2^${tuneSizes.join(', 2^')} })`, 0.01);
-  const monitor = stretchMonitor();
+  const trace = params.get('traceGaps') === '1' ? timeContextMethods(gl) : undefined;
+  const monitor = stretchMonitor(trace);
   const tuneStart = performance.now();
   const profile = await engine.tune({ sizes: tuneSizes.map((s) => 2 ** s) });
   const wallMs = performance.now() - tuneStart;
+  trace?.restore();
   await sleep(0); // let the last long task be reported
   state.tune = { wallMs, idleLongestGapMs, ...monitor.stop(), profile };
   log.textContent += `tune ${wallMs.toFixed(0)} ms, longest gap ${state.tune.longestGapMs.toFixed(1)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}\n`;
