@@ -13,7 +13,7 @@ import { Gpu } from './gpu.js';
 import { timeOnGpu } from './gpu-timer.js';
 import { layoutFor, log2Exact, maxStreamLength } from './layout.js';
 import { DEFAULT_BLOCK_SIZE, parseCompactOptions, parseEngineOptions, parsePartitionOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type PartitionOptions, type ReduceOptions, type ScanOptions, type SortOptions, type StreamOptions, type WarmUpCall } from './options.js';
-import type { Program } from './programs.js';
+import { nextLinkPause, type Program } from './programs.js';
 import { Readback } from './readback.js';
 import type { RenderTarget } from './render-target.js';
 import type { ResourceCounts } from './resources.js';
@@ -47,8 +47,10 @@ const SWITCH_AT_DENSITY = 1.15;
 const TUNE_DATA_SLICE = 2 ** 16;
 /** warmUp() without KHR_parallel_shader_compile: the longest pause (ms) before asking a link's status. */
 const WARM_UP_MAX_PAUSE_MS = 50;
+/** warmUp() without KHR_parallel_shader_compile: the most pausing (ms) in one call. */
+const WARM_UP_PAUSE_BUDGET_MS = 1000;
 /** warmUp() without KHR_parallel_shader_compile: the first pause (ms), before any link was timed. */
-const WARM_UP_FIRST_PAUSE_MS = 16;
+const WARM_UP_FIRST_PAUSE_MS = 50;
 /** tune(): the most time (ms) one sample of blocking calls keeps the thread: within a frame. */
 const TUNE_TASK_MS = 12;
 
@@ -607,7 +609,7 @@ export class Engine {
     for (const plan of plans) {
       for (const length of plan.lengths) {
         // One described call per task, warming only inside it: the app's own calls between two
-        // tasks draw as usual, and a context without parallel compile links a few programs per task.
+        // tasks draw as usual. The compiles and links are issued here; their status is asked below.
         gpu.warming = linking;
         try {
           const Data = plan.type === 'float32' ? Float32Array : plan.type === 'int32' ? Int32Array : Uint32Array;
@@ -631,30 +633,34 @@ export class Engine {
         this.#assertAlive('warmUp()');
       }
     }
-    // Wait for the driver between tasks, then ask each link's status once (no wait left by then).
-    // Without KHR_parallel_shader_compile nothing tells when a link is done, and the question waits
-    // for it: Chromium's GPU process links in order, behind all that was issued before, and asked one
-    // after another the questions waited 39 ms (the first) and 3-6 ms each (SwiftShader, the tune's
-    // warm-ups: bench/tuned-sweep-browser.mjs --trace-gaps). So a pause between tasks as long as the
-    // last links took (the last pause and what its question still waited) lets the driver finish the
-    // next one before it is asked; shorter where a question found its link done. Learnt across
-    // calls (a tune warms up once per size).
-    const paced = !gpu.programs.parallel;
-    let pause = this.#linkPause;
+    // Ask each link's status once, each in a task of its own. With KHR_parallel_shader_compile, after
+    // the driver says the link is done (no wait left by then). Without it nothing tells when a link is
+    // done, and the question waits for it: in a browser the GL runs in another process (Chromium's GPU
+    // process links in order, behind all that was issued before), and asked one after another the
+    // questions waited 39 ms (the first) and 3-8 ms (Chromium + SwiftShader, the tune's warm-ups:
+    // bench/tuned-sweep-browser.mjs --trace-gaps). So there a pause between tasks as long as the
+    // last links took lets the driver finish the next one before it is asked (programs.ts
+    // nextLinkPause), learnt across calls (a tune warms up once per size), at most
+    // WARM_UP_PAUSE_BUDGET_MS per call (an app's frames in the queue make every question wait, and
+    // no pause helps then). headless-gl (no asynchronous fence: caps.asyncReadback) links inside
+    // linkProgram: nothing to wait for.
+    const paced = !gpu.programs.parallel && this.caps.asyncReadback;
+    let paused = 0;
     for (const program of linking) {
       while (!gpu.programs.linked(program)) {
         await new Promise((resolve) => setTimeout(resolve, 1));
         this.#assertAlive('warmUp()');
       }
-      if (paced && pause >= 1) {
+      if (!gpu.programs.waiting(program)) continue;
+      const pause = paced && paused < WARM_UP_PAUSE_BUDGET_MS ? this.#linkPause : 0;
+      if (pause >= 1) {
+        paused += pause;
         await new Promise((resolve) => setTimeout(resolve, pause));
         this.#assertAlive('warmUp()');
+        if (!gpu.programs.waiting(program)) continue;
       }
-      const asked = performance.now();
-      gpu.guard.run(() => gpu.programs.finish(program));
-      const waited = performance.now() - asked;
-      pause = Math.min(WARM_UP_MAX_PAUSE_MS, waited >= 0.5 ? pause + waited : pause / 2);
-      this.#linkPause = pause;
+      const waited = gpu.guard.run(() => gpu.programs.finish(program));
+      if (paced) this.#linkPause = nextLinkPause(this.#linkPause, waited, WARM_UP_MAX_PAUSE_MS);
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
   }
@@ -783,10 +789,11 @@ export class Engine {
     profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
-     * wait, which sizes the samples), `sample()` (takes one more), `complete()` (one untimed call,
-     * then samples up to `repeats`) and `median()` (ms per call of those taken: GPU time by timer
-     * query, else submit-to-done by fence less the fence's own wait). A sample is a batch of back-to-back calls (as an app makes them) long enough
-     * to be timed (TUNE_SAMPLING.sampleMs of work, and at least twice the fence's wait; at most 16 calls), one batch per task.
+     * wait; with its issue time it sizes the samples), `sample()` (takes one more), `complete()` (one
+     * untimed call, then samples up to `repeats`) and `median()` (ms per call of those taken: GPU time
+     * by timer query, else submit-to-done, waited for by fence less the fence's own wait or by
+     * glFinish). A sample is a batch of back-to-back calls (as an app makes them) long enough to be
+     * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls), one batch per task.
      * Where the calls block the thread (WebKitGTK: its GL calls return when the work is done, so a
      * sample of 16 calls was one task of 81 ms), a sample is timed on the thread instead, with no
      * fence and so no floor, and holds at most TUNE_TASK_MS of calls: every task stays within a frame.

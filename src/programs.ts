@@ -223,13 +223,16 @@ export class ProgramCache {
    * Checks the link (the one blocking question, asked once per program: MDN "check status only when
    * needed", and never per shader unless the link failed), frees the shaders, reads the uniforms and
    * gives each sampler its texture unit for good.
+   * @returns How long (ms) the link-status question took: the wait for the link where it had not finished.
    */
-  finish(program: Program): void {
-    // Ready, or evicted while it linked (engine.warmUp() of more programs than the cache holds).
-    if (program.stage === 'ready' || !this.order.has(program)) return;
+  finish(program: Program): number {
+    if (!this.waiting(program)) return 0;
     const gl = this.gl;
     const pending = program.pending!;
-    if (!gl.getProgramParameter(program.program, gl.LINK_STATUS) && !gl.isContextLost()) {
+    const asked = performance.now();
+    const linked = gl.getProgramParameter(program.program, gl.LINK_STATUS);
+    const waited = performance.now() - asked;
+    if (!linked && !gl.isContextLost()) {
       const failure = linkFailure(gl, program, pending);
       this.order.delete(program);
       program.forget();
@@ -245,6 +248,12 @@ export class ProgramCache {
     gl.deleteShader(pending.vertexShader);
     gl.deleteShader(pending.fragmentShader);
     program.ready(gl, this.state, filesOf(pending.vertex, pending.fragment), declaredUniforms(pending.vertex, pending.fragment));
+    return waited;
+  }
+
+  /** Whether `program` still waits for finish(): not ready, and not evicted while it linked (engine.warmUp() of more programs than the cache holds). */
+  waiting(program: Program): boolean {
+    return program.stage !== 'ready' && this.order.has(program);
   }
 
   dispose(): void {
@@ -471,4 +480,14 @@ export function spliceAtMarker(source: string, marker: string, text: string): st
   }
   lines.splice(at, 1, `#line 1 ${GENERATED_SOURCE}`, text, `#line ${line + 1}${file}`);
   return lines.join('\n');
+}
+
+/**
+ * engine.warmUp() without KHR_parallel_shader_compile: the pause (ms) before asking the next link's
+ * status, from the last pause and how long its question still waited. A question that waited more than
+ * a quarter of the pause (and over 0.5 ms) found its link unfinished: the next pause adds that wait;
+ * otherwise it halves. Never above `most`.
+ */
+export function nextLinkPause(pause: number, waited: number, most: number): number {
+  return Math.min(most, waited > Math.max(0.5, pause / 4) ? pause + waited : pause / 2);
 }

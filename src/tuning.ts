@@ -52,9 +52,9 @@ export interface TuningProfile {
    */
   work: Record<string, Record<string, PathWork>>;
   /**
-   * How the timings were taken, for the record: where the context has no timer query, the fence's own
-   * wait taken off every sample (ms), and per point and path the calls per sample and one call's
-   * submit-to-done time (ms) that sized it.
+   * How the timings were taken, for the record: where timed by fence, the fence's own wait taken off
+   * every sample (ms), and per point and path the calls per sample and the single call's times (ms)
+   * that sized it.
    */
   sampling?: TuneSampling;
 }
@@ -83,11 +83,11 @@ export interface TuneSampling {
 export interface TuneBatch {
   /** Calls per sample (back to back, one sample per task). */
   calls: number;
-  /** One call's submit-to-done time less the fence floor (ms): what sized the sample (where calls do not block). */
+  /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample where calls do not block. */
   oneCallMs: number;
   /**
    * One call's time on the thread until it returned (ms): what sized the sample where calls block
-   * (`TuneSampling.blockingCalls`: as many as fit in 12 ms).
+   * (`TuneSampling.blockingCalls`: as many as fit in 12 ms), and elsewhere where longer than `oneCallMs`.
    */
   issueMs?: number;
   /**
@@ -238,12 +238,14 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
 }
 
 /**
- * tune(): a sample is a batch of back-to-back calls of at least `sampleMs` of submit-to-done time (and
- * at least twice the fence's own wait, which decides in the browsers: 4-10 ms there). Where the wait
- * is glFinish (headless-gl: no asynchronous fence, so the tune times through a blocking finish, precise
- * to microseconds) this alone sizes the batch: its GPU work is most of what a tune costs (H200 egl, the
- * default tune's calls: 599 ms of GPU time with 2 ms samples, bench/tune-probe.ts --gpu-time).
- * Mutable for bench/tune-probe.ts --sample-ms and bench/tuned-sweep.ts --sample-ms.
+ * tune(): where calls do not block the thread, a sample is a batch of back-to-back calls meant to last
+ * `sampleMs` (and at least twice the fence's own wait where timed by fence: 4-10 ms in Firefox and
+ * WebKitGTK), each call reckoned at its single call's submit-to-done time or its issue time, whichever
+ * is longer, at most 16 calls. With a timer query (Chromium) or glFinish (headless-gl: no asynchronous
+ * fence; precise to microseconds) `sampleMs` alone sizes the batch, and its GPU work is most of what a
+ * tune costs (H100 egl, the default tune's calls: 634 ms of GPU time with 2 ms samples, 161 with 0.5:
+ * bench/tune-probe.ts --gpu-time). Calls that block the thread (WebKitGTK) take as many as fit in 12 ms
+ * instead. Mutable for bench/tune-probe.ts --sample-ms and bench/tuned-sweep.ts --sample-ms.
  */
 export const TUNE_SAMPLING: { sampleMs: number } = { sampleMs: 0.5 };
 

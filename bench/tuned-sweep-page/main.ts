@@ -247,11 +247,19 @@ async function run(): Promise<void> {
   const trace = params.get('traceGaps') === '1' ? timeContextMethods(gl) : undefined;
   const monitor = stretchMonitor(trace);
   const tuneStart = performance.now();
-  const profile = await engine.tune({ sizes: tuneSizes.map((s) => 2 ** s) });
-  const wallMs = performance.now() - tuneStart;
-  trace?.restore();
-  await sleep(0); // let the last long task be reported
-  state.tune = { wallMs, idleLongestGapMs, ...monitor.stop(), profile };
+  let profile: Awaited<ReturnType<typeof engine.tune>>;
+  let wallMs: number;
+  let stretches: ReturnType<ReturnType<typeof stretchMonitor>['stop']>;
+  try {
+    profile = await engine.tune({ sizes: tuneSizes.map((s) => 2 ** s) });
+    wallMs = performance.now() - tuneStart;
+    await sleep(0); // let the last long task be reported
+  } finally {
+    // Also when tune() throws: the context unwrapped, the monitor's ticks stopped.
+    trace?.restore();
+    stretches = monitor.stop();
+  }
+  state.tune = { wallMs, idleLongestGapMs, ...stretches, profile };
   log.textContent += `tune ${wallMs.toFixed(0)} ms, longest gap ${state.tune.longestGapMs.toFixed(1)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}\n`;
 
   const series: Array<[string, Record<string, unknown>, boolean]> = [
