@@ -588,8 +588,9 @@ export class Engine {
    * link are issued together and (with KHR_parallel_shader_compile; not on SwiftShader or headless-gl) done by
    * the driver in the background, while this waits between tasks. A path's first real call then
    * compiles nothing. Without it, a path's first call compiles synchronously (Chromium: ~100 ms), and
-   * this asks each link's status in its own task after a pause as long as the last links took (the
-   * question waits for the link: Chromium + SwiftShader 39 ms for the first, asked at once).
+   * in a browser this asks each link's status in its own task after a pause as long as the last links
+   * took (the question waits for the link: Chromium + SwiftShader 39 ms for the first, asked at once);
+   * headless-gl links inside linkProgram and is asked at once.
    * Calls it does not cover still work: they compile on first use.
    * @throws Error (the promise rejects) for a malformed description, options a call would refuse, or a
    * `keep.glsl` snippet that does not compile (the same message the call would give).
@@ -647,12 +648,18 @@ export class Engine {
     const paced = !gpu.programs.parallel && this.caps.asyncReadback;
     let paused = 0;
     for (const program of linking) {
+      // Ready already, or evicted (a warm-up of more programs than the cache holds: its completion
+      // status would never come, the program being deleted).
+      if (!gpu.programs.waiting(program)) continue;
       while (!gpu.programs.linked(program)) {
         await new Promise((resolve) => setTimeout(resolve, 1));
         this.#assertAlive('warmUp()');
+        if (!gpu.programs.waiting(program)) break;
       }
       if (!gpu.programs.waiting(program)) continue;
-      const pause = paced && paused < WARM_UP_PAUSE_BUDGET_MS ? this.#linkPause : 0;
+      // Past the budget no pause, and nothing learnt from questions asked without one.
+      const budgeted = paced && paused < WARM_UP_PAUSE_BUDGET_MS;
+      const pause = budgeted ? Math.min(this.#linkPause, WARM_UP_PAUSE_BUDGET_MS - paused) : 0;
       if (pause >= 1) {
         paused += pause;
         await new Promise((resolve) => setTimeout(resolve, pause));
@@ -660,7 +667,7 @@ export class Engine {
         if (!gpu.programs.waiting(program)) continue;
       }
       const waited = gpu.guard.run(() => gpu.programs.finish(program));
-      if (paced) this.#linkPause = nextLinkPause(this.#linkPause, waited, WARM_UP_MAX_PAUSE_MS);
+      if (budgeted) this.#linkPause = nextLinkPause(this.#linkPause, waited, WARM_UP_MAX_PAUSE_MS);
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
   }
@@ -759,7 +766,7 @@ export class Engine {
     // those on the thread had chosen the scan by host cost (recursive doubling at 2^20). Where the
     // wait is glFinish (no floor, no poll) a batch is timed through it whether or not its calls
     // block, so the question is not asked: the H100's calls of 2^16 had read as blocking there, and
-    // the tune, timing the HistoPyramid's issue alone, chose it at 2^18-2^20 at 1.3-2.1x the bitmask
+    // the tune, timing the HistoPyramid's issue alone, chose it at 2^18-2^20 at up to 2.2x the bitmask
     // (bench/results/issue-20/tuned-sweep-h100-egl-2026-11-26-sample-0.5-blocking.txt).
     let blockingCalls = false;
     if (fenceTimed) {

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { nextLinkPause } from '../src/programs.js';
 
 it('adds what a question still waited, halves where it found the link done, never above the cap', () => {
-  // The first question of a warm-up waited 39 ms after a 16 ms pause: the next pause waits both.
+  // A question that still waited 39 ms after a 16 ms pause: the next pause is both, up to the cap.
   expect(nextLinkPause(16, 39, 50)).toBe(50);
   expect(nextLinkPause(16, 10, 50)).toBe(26);
   // Waits that are small against the pause (the question's own round trip) do not grow it.

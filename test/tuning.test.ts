@@ -62,7 +62,11 @@ describe('engine.tune()', () => {
         } else {
           // A batch lasts the sample's length, each call reckoned at the longer of its two times.
           const target = Math.max(TUNE_SAMPLING.sampleMs, 2 * sampling.fenceFloorMs);
-          expect(batch.calls === 16 || batch.calls * Math.max(batch.oneCallMs, batch.issueMs!) >= target - 1e-9, `${point} ${path}: ${JSON.stringify(batch)}`).toBe(true);
+          const perCall = Math.max(batch.oneCallMs, batch.issueMs!);
+          expect(batch.calls === 16 || batch.calls * perCall >= target - 1e-9, `${point} ${path}: ${JSON.stringify(batch)} too short`).toBe(true);
+          // ... and no longer than that: one call fewer would fall short (16-call batches sized by one
+          // time at the clamp had cost most of a tune's GPU time).
+          expect(batch.calls === 1 || (batch.calls - 1) * perCall <= target + 1e-9, `${point} ${path}: ${JSON.stringify(batch)} too long`).toBe(true);
         }
       }
     }
