@@ -15,7 +15,7 @@
 // its wrapper, no event loop to give back to, getBufferSubData a stub): its reads are synchronous
 // readPixels by necessity, so only the browser project watches reads.
 import { describe, expect, it } from 'vitest';
-import { createEngine, type CompactOptions, type Engine, type ScanOptions } from '../src/index.js';
+import { createEngine, PROGRAM_CACHE_SIZE, type CompactOptions, type Engine, type ScanOptions } from '../src/index.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
 import { SORT_DIRECTORY } from '../src/sort.js';
 import type { Stream } from '../src/index.js';
@@ -332,6 +332,31 @@ describe('engine.warmUp()', () => {
       destroy();
     }
   });
+
+  // More programs than the cache holds: the first ones are evicted (deleted) while the rest link.
+  // With KHR_parallel_shader_compile (WebKitGTK here) warmUp once polled a deleted program's
+  // completion status, which never comes: it did not return. Each snippet is a keep pass of its own.
+  it('a warm-up of more programs than the cache holds returns, and its paths stay exact', async () => {
+    const { gl, destroy } = await freshContext();
+    const engine = createEngine(gl);
+    try {
+      const snippets = Array.from({ length: PROGRAM_CACHE_SIZE + 8 }, (_, k) => `return value.x % ${k + 2}u == 1u;`);
+      await engine.warmUp(snippets.map((glsl) => ({ compact: { keep: { glsl } }, type: 'uint32' as const, lengths: [100] })));
+      expect(engine.resources.programs).toBeLessThanOrEqual(PROGRAM_CACHE_SIZE);
+      const data = Uint32Array.from({ length: 1000 }, (_, i) => i);
+      const stream = engine.stream(data);
+      // The first snippet's program was evicted: it links again on use.
+      for (const k of [0, snippets.length - 1]) {
+        const kept = engine.compact(stream, { keep: { glsl: snippets[k]! } });
+        expect(await kept.count()).toBe(data.filter((v) => v % (k + 2) === 1).length);
+        kept.dispose();
+      }
+      stream.dispose();
+    } finally {
+      engine.dispose();
+      destroy();
+    }
+  }, 60_000);
 
   it('reports what the call would: a snippet that does not compile, options the call refuses', async () => {
     const { gl, destroy } = await freshContext();
