@@ -97,7 +97,8 @@ console.log(`renderer: ${renderer}`);
 console.log(`cost model (least squares over this tune): ${perPass.toFixed(4)} ms per pass + ${perMFragment.toFixed(4)} ms per 10^6 fragments + ${perMLineFragment.toFixed(4)} ms per 10^6 line fragments; picks the measured winner at ${model.winnerPicked} of ${model.points} points, worst pick ${model.worstRatio.toFixed(2)}× the fastest`);
 // What the calls tune() made cost, from its own record: per point and path, the median time per
 // call (timer query: GPU time; fence: submit-to-done less the fence's own wait, an upper bound on the
-// GPU's time, loose for calls of well under a millisecond; blocking calls: time on the thread) times
+// GPU's time, loose for calls of well under a millisecond; glFinish (headless-gl): submit-to-done, host
+// time included, also an upper bound; blocking calls: time on the thread) times
 // the calls made (the first use, the single call that sized the samples, `samples` (at most
 // `repeats`) of `calls`, and one untimed call before the later samples where there were any).
 const repeats = Number(values.repeats);
@@ -107,7 +108,7 @@ let gpuMs = 0;
 for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {
   for (const [path, b] of Object.entries(paths)) gpuMs += (profile.timings[point]?.[path] ?? b.oneCallMs) * callsMade(b);
 }
-const timedAs = profile.sampling?.timer === 'query' ? 'GPU time by timer query' : profile.sampling?.blockingCalls ? 'time on the thread (blocking calls)' : 'submit-to-done less the fence floor: at most the GPU time';
+const timedAs = profile.sampling?.timer === 'query' ? 'GPU time by timer query' : profile.sampling?.timer === 'finish' ? 'submit-to-done through glFinish, host time included: at most the GPU time' : profile.sampling?.blockingCalls ? 'time on the thread (blocking calls)' : 'submit-to-done less the fence floor: at most the GPU time';
 console.log(`tune(): ${wallMs.toFixed(0)} ms wall, longest stretch without yielding ${longestGap.toFixed(1)} ms; its calls ≈ ${gpuMs.toFixed(0)} ms (${timedAs}; median per call × calls made)`);
 for (const row of rows) console.log(JSON.stringify(row));
 

@@ -648,13 +648,11 @@ export class Engine {
     const paced = !gpu.programs.parallel && this.caps.asyncReadback;
     let paused = 0;
     for (const program of linking) {
-      // Ready already, or evicted (a warm-up of more programs than the cache holds: its completion
-      // status would never come, the program being deleted).
-      if (!gpu.programs.waiting(program)) continue;
-      while (!gpu.programs.linked(program)) {
+      // Not for a program ready already or evicted (a warm-up of more programs than the cache holds:
+      // a deleted program's completion status never comes).
+      while (gpu.programs.waiting(program) && !gpu.programs.linked(program)) {
         await new Promise((resolve) => setTimeout(resolve, 1));
         this.#assertAlive('warmUp()');
-        if (!gpu.programs.waiting(program)) break;
       }
       if (!gpu.programs.waiting(program)) continue;
       // Past the budget no pause, and nothing learnt from questions asked without one.

@@ -254,7 +254,7 @@ export const DROP_AFTER_FIRST = 2;
 /** tune(): a single call timed at or below this (ms) is the clamp, not a measurement. */
 export const SINGLE_CALL_CLAMP_MS = 0.01;
 /**
- * tune(): single calls faster than this (ms, after the fence's wait) are mostly that wait's noise, so
+ * tune(): single calls faster than this (ms, less the fence's wait where timed by fence) are mostly noise, so
  * they are no second measurement for pathsToResample (the H200's 12/0.5 had dropped the HistoPyramid
  * at 1.33x the bitmask on its first sample alone, with single calls at the clamp).
  */
