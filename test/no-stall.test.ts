@@ -73,9 +73,14 @@ describe('no stall after an app\'s heavy frame (browser)', () => {
      * compact()'s main-thread time after an app frame: at the start of the next animation frame
      * (`sameTask` false, issue 18's page), or right after the app's draws in the same task.
      */
+    // WebKitGTK's calls render before they return, so there compact()'s own time on the thread varies
+    // with the host (5-30 ms after light frames on this 2-core host): a median of 3 frames failed the
+    // comparison below in 1 of 4 CI runs and 1 of 3 local runs, at this session's code and at 73eac8a
+    // alike (5 ms after light frames against 17-20 after heavy ones). A median of 7 frames there.
+    const frames = testPlatform() === 'webkit' ? 7 : 3;
     const measure = async (program: WebGLProgram, draws: number, sameTask: boolean) => {
       const times: number[] = [];
-      for (let frame = 0; frame < 3; frame++) {
+      for (let frame = 0; frame < frames; frame++) {
         if (!sameTask) await inNextFrame(() => appFrame(program, draws));
         const result = await inNextFrame(() => {
           if (sameTask) appFrame(program, draws);
