@@ -16,7 +16,7 @@ import { gpuOf } from '../src/internal.js';
 import { texelFormats } from '../src/texel-format.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
 import { BITMASK_SHAPE } from '../src/compact/bitmask.js';
-import { copyPassShader, passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
+import { copyPassYardstick, passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -114,10 +114,10 @@ for (const log2n of sizes) {
   const expectedKept = values.filter((_, i) => flags[i] !== 0);
 
   // Yardsticks.
-  const copyTarget = gpu.target(stream.layout.width, stream.layout.height);
-  const copy = gpu.program({ name: 'copy', fragment: copyPassShader });
-  report({ what: 'copy pass, R32UI, 1 element per fragment', log2n, ms: await perCall(() => gpu.pass(copy, copyTarget, { u_source: stream.texture })) });
-  copyTarget.free();
+  // The copy pass: chained, so that no renderer drops one (probe-timing.ts#copyPassYardstick).
+  const copyMs = await copyPassYardstick(engine, { texture: stream.texture, width: stream.layout.width, height: stream.layout.height }, { repeats, batch });
+  report({ what: 'copy pass, R32UI, 1 element per fragment (chained)', log2n, ms: copyMs.chained });
+  report({ what: `copy pass, ${batch} back to back into one target`, log2n, ms: copyMs.backToBack });
   if (drawBuffers === 8) {
     const wide = gpu.target(256, Math.max(1, n / 32 / 256), texelFormats.rgba32ui, 8);
     const program = gpu.program({ name: 'wide-write', fragment: wideWrite });
@@ -144,6 +144,9 @@ for (const log2n of sizes) {
       report({ what, log2n, ms: await perCall(() => engine.compact(stream, { keep: { flags: flagStream }, algorithm: 'bitmask' }).dispose()), passes, drawBuffers: buffers });
     });
   await scanCase('scan, default', undefined, drawBuffers);
+  const scanDefaultMs = rows[rows.length - 1].ms;
+  await compactCase('compact 50 %, default (bitmask)', drawBuffers);
+  console.log(`2^${log2n} in copy passes (chained) of this run: scan, default ${(scanDefaultMs / copyMs.chained).toFixed(2)}; compact 50 %, default ${(rows[rows.length - 1].ms / copyMs.chained).toFixed(2)}`);
   const defaultBottom = LANES_SHAPE.bottom;
   const defaultAboveTexels = LANES_SHAPE.aboveTexels;
   for (const bottom of drawBuffers > 1 ? bottoms : []) {
@@ -166,7 +169,11 @@ for (const log2n of sizes) {
   }
   LANES_SHAPE.bottom = defaultBottom;
   LANES_SHAPE.aboveTexels = defaultAboveTexels;
+  const defaultMinDrawBuffers = LANES_SHAPE.minDrawBuffers;
+  LANES_SHAPE.minDrawBuffers = Infinity; // the summing tree, as one attachment ran before 2026-11-26
   await scanCase('scan, reduce-then-scan, summing tree (1 attachment)', { algorithm: 'reduce-then-scan' }, 1);
+  LANES_SHAPE.minDrawBuffers = defaultMinDrawBuffers;
+  await scanCase('scan, reduce-then-scan, lanes of 1 attachment (4 per group)', { algorithm: 'reduce-then-scan' }, 1);
   await scanCase('scan, blelloch', { algorithm: 'blelloch' }, drawBuffers);
 
   await compactCase('compact 50 %, bitmask, summing tree (1)', 1);

@@ -32,6 +32,43 @@ uniform usampler2D u_source;
 out uvec4 outValue;
 void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
 
+/**
+ * The copy-pass yardstick: median ms per copy pass of `source` (an R32UI texture of width × height),
+ * timed as perCall times a call, where a call is a chain of two copies, the second reading the
+ * first's output (source → a, a → b), divided by two. Also the same copy drawn back to back into one
+ * target (what the probes timed before 2026-11-26), for the record.
+ *
+ * Why a chain: llvmpipe drops a draw whose tiles a later opaque draw into the same framebuffer
+ * covers before they are rasterised (its bins are reset), so a batch of k identical copies into one
+ * target costs about one copy. 2^22 elements on this project's 2-core host (ANGLE on Mesa's EGL):
+ * 14.7 ms per call in batches of 1, 6.6 in batches of 2, 1.7 in batches of 10, and 13.7 ms per copy
+ * in chains (bench/results/issue-23/llvmpipe-yardstick/). The engine's passes each read what the
+ * pass before wrote, so none is dropped: measured against the batched copy, a llvmpipe scan looked
+ * twice as many copy passes long as it is. A GPU that runs every draw (the H100 and H200 measured
+ * here) times both forms alike.
+ */
+export async function copyPassYardstick(
+  engine: Engine,
+  source: { texture: WebGLTexture; width: number; height: number },
+  timing: { repeats: number; batch: number },
+): Promise<{ chained: number; backToBack: number }> {
+  const gpu = gpuOf(engine);
+  const program = gpu.program({ name: 'copy', fragment: copyPassShader });
+  const a = gpu.target(source.width, source.height);
+  const b = gpu.target(source.width, source.height);
+  try {
+    const chained = (await perCall(engine, () => {
+      gpu.pass(program, a, { u_source: source.texture });
+      gpu.pass(program, b, { u_source: a.texture });
+    }, timing)) / 2;
+    const backToBack = await perCall(engine, () => gpu.pass(program, a, { u_source: source.texture }), timing);
+    return { chained, backToBack };
+  } finally {
+    a.free();
+    b.free();
+  }
+}
+
 /** ms per pass of one call of `run`, each draw fenced (Gpu.profile): passes drawn more than once summed. */
 export function passTimes(engine: Engine, run: () => void): Map<string, number> {
   const gpu = gpuOf(engine);

@@ -17,7 +17,7 @@ import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
 import { PAIR_FORMAT, texelFormats, type TargetFormat } from '../src/texel-format.js';
-import { copyPassShader, passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
+import { copyPassYardstick, passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -146,7 +146,10 @@ for (const log2n of sizes) {
     const full = { width, height, format: texelFormats.r32ui, layers: 1 };
 
     if (layout === 'wide') {
-      await time('copy pass (R32UI)', copyPassShader, full, { u_source: stream.texture });
+      // Chained, so that no renderer drops one (probe-timing.ts#copyPassYardstick).
+      const copyMs = await copyPassYardstick(engine, { texture: stream.texture, width, height }, { repeats, batch });
+      report({ what: 'copy pass (R32UI), chained', log2n, ms: copyMs.chained });
+      report({ what: `copy pass (R32UI), ${batch} back to back into one target`, log2n, ms: copyMs.backToBack });
       await time('write only, R32UI, 1 per fragment', writeShader(1, 'uint'), full, { u_outLog2: widthLog2 });
     }
     const g32 = shape(n / 32);
@@ -162,16 +165,22 @@ for (const log2n of sizes) {
     await time('up 8: running sums -> 8 R32UI layers' + tag, upShader('sums', 8, 1), { ...g8, format: texelFormats.r32ui, layers: 8 }, { u_outLog2: g8.log2 });
     await time('up 8: sum only -> R32UI' + tag, reduceShader(8), { ...g8, format: texelFormats.r32ui, layers: 1 }, { u_outLog2: g8.log2 });
 
-    // Down passes read lanes written by the up pass of the same shape (contents do not matter here).
+    // Down passes read lanes written by the up pass of the same shape, and group sums written by a
+    // reduce (the values do not matter; that they were written does: a texture never written may
+    // read from one shared zero page on a CPU renderer, which made these passes look cheap there
+    // before 2026-11-26).
     for (const [perTexel, group, g, format] of [[4, 32, g32, texelFormats.rgba32ui], [2, 16, g16, PAIR_FORMAT], [1, 8, g8, texelFormats.r32ui]] as const) {
       const lanes = gpu.target(g.width, g.height, format, 8);
       const parent = gpu.target(g.width, g.height, texelFormats.r32ui, 1);
+      gpu.pass(gpu.program({ name: `fill lanes ${group}`, fragment: upShader('sums', 8, perTexel) }), lanes, { ...base, u_outLog2: g.log2 });
+      gpu.pass(gpu.program({ name: `fill sums ${group}`, fragment: reduceShader(group) }), parent, { ...base, u_outLog2: g.log2 });
       await time(`down: lane (${perTexel} per texel, groups of ${group}) + group prefix${tag}`, downShader('lanes', perTexel, group), full,
         { u_lanes: lanes.texture, u_parent: parent.texture, u_groupLog2: g.log2 });
       if (group === 32) {
         await time('down: two R32UI fetches in the element layout' + tag, downShader('element layout', 1, 32), full, { u_lanes: lanes.texture, u_parent: parent.texture, u_groupLog2: g.log2 });
         const g4 = shape(n / 4);
         const parent4 = gpu.target(g4.width, g4.height, texelFormats.r32ui, 1);
+        gpu.pass(gpu.program({ name: 'fill sums 4', fragment: reduceShader(4) }), parent4, { ...base, u_outLog2: g4.log2 });
         await time('down: the input group of 4 re-added + group prefix' + tag, downShader('readd 4', 1, 4), full, { u_lanes: lanes.texture, u_parent: parent4.texture, u_groupLog2: g4.log2 });
         parent4.free();
       }

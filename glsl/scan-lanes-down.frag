@@ -18,12 +18,20 @@ precision highp usampler2DArray;
 #include "scan-lanes.glsl"
 #include "max-allowable-size.glsl"
 
+#ifdef LANES_2D
+uniform usampler2D u_lanes;        // this level's lanes (one attachment: scan-lanes.glsl)
+#else
 uniform usampler2DArray u_lanes;   // this level's lanes
+#endif
 uniform int u_lanesWidthLog2;
 uniform int u_count;               // entries of this level; the texels past it are written 0
 uniform int u_widthLog2;           // this level's scanned layout (what this pass writes)
 #if defined(PARENT_LANES)
+#ifdef PARENT_LANES_2D
+uniform usampler2D u_parentLanes;
+#else
 uniform usampler2DArray u_parentLanes;
+#endif
 uniform int u_parentLanesWidthLog2;
 #elif !defined(NO_PARENT)
 uniform usampler2D u_parent;       // the level above, scanned (inclusive)

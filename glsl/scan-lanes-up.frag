@@ -17,7 +17,9 @@ precision highp usampler2DArray;
 #include "scan-input.glsl"
 #include "scan-lanes.glsl"
 
-#ifdef FROM_LANES
+#if defined(FROM_LANES) && defined(BELOW_LANES_2D)
+uniform usampler2D u_belowLanes;   // lanes of one attachment (scan-lanes.glsl)
+#elif defined(FROM_LANES)
 uniform usampler2DArray u_belowLanes;
 #else
 uniform usampler2D u_below;

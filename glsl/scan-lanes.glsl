@@ -6,11 +6,20 @@
 // ATTACHMENTS). The last lane is the group's total.
 #define LANES (ATTACHMENTS * LANES_PER_TEXEL)
 
-uvec4 laneValue(usampler2DArray lanes, uint group, uint lane, uint widthLog2) {
-  uvec4 texel = texelFetch(lanes, ivec3(texelOf(group, widthLog2), int(lane / uint(LANES_PER_TEXEL))), 0);
+uvec4 laneOfTexel(uvec4 texel, uint lane) {
 #if LANES_PER_TEXEL == 4
   return uvec4(texel[lane % 4u], 0u, 0u, 0u);
 #else
   return texel;
 #endif
+}
+
+uvec4 laneValue(usampler2DArray lanes, uint group, uint lane, uint widthLog2) {
+  return laneOfTexel(texelFetch(lanes, ivec3(texelOf(group, widthLog2), int(lane / uint(LANES_PER_TEXEL))), 0), lane);
+}
+
+// Lanes written by a pass of one attachment (four one-component lanes per group) are a TEXTURE_2D:
+// the texel of the group holds them all.
+uvec4 laneValue(usampler2D lanes, uint group, uint lane, uint widthLog2) {
+  return laneOfTexel(texelFetch(lanes, texelOf(group, widthLog2), 0), lane);
 }

@@ -207,7 +207,7 @@ export class Engine {
     this.#assertAlive('scan()');
     this.#assertOwnStream('engine.scan(stream)', stream);
     const tunedScan = this.#profile ? this.#tuned('scan', stream.layout.capacity) : undefined;
-    const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity, this.caps.drawBuffers, tunedScan);
+    const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity, this.caps.drawBuffers, stream.components, tunedScan);
     if (plan.segments) return this.#segmentedScan(stream, plan.segments, plan.exclusive);
     const view = viewOf(stream);
     const { layout } = stream;
@@ -963,7 +963,7 @@ export class Engine {
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
         const scanPoint = `${key}/scan`;
         profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, [scanCandidates]);
-        const defaultScanHere = defaultScan(undefined, stream.layout.capacity, this.caps.drawBuffers);
+        const defaultScanHere = defaultScan(undefined, stream.layout.capacity, this.caps.drawBuffers, stream.components);
         const chooseScan = () => {
           const scanTimes = profile.timings[scanPoint] as Record<ScanAlgorithm, number>;
           const best = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));

@@ -1,8 +1,9 @@
 // Both forms of reduce-then-scan (src/scan/reduce-then-scan.ts) against the CPU, in every engine:
-// the lanes (each fragment writes its group's running sums to 4 or 8 attachments, as many as the
-// context's draw buffers allow) and the summing tree (one attachment: headless-gl without the GPU
-// server's shim, capabilities.ts). The engine picks lanes only for large inputs (LANES_SHAPE), so
-// this file forces each form at small sizes, where group, segment and row boundaries are many:
+// the lanes (each fragment writes its group's running sums to 1, 4 or 8 attachments, as many as the
+// context's draw buffers allow: headless-gl without the GPU server's shim writes one,
+// capabilities.ts) and the summing tree (small scans, and four-component ones on one attachment).
+// The engine picks lanes only for large inputs (LANES_SHAPE), so this file forces each form at
+// small sizes, where group, segment and row boundaries are many:
 // whole-stream and segmented, inclusive and exclusive, uint32 wrapping, int32 vec4, float32,
 // max-allowable-size (Jumping Jack's inner scan) and the bitmask compaction's word counts.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,16 +14,30 @@ import { engineWithDrawBuffers, expectSameBits, restoreDrawBuffers, testContext,
 import { appStates, createAppObjects, deleteAppObjects, resetState, snapshotState } from './support/gl-state.js';
 import { random, referenceScan, sorted } from './support/reference.js';
 
-const forms = [1, 4, 8] as const;
+/** Each form: its name, the attachments per pass, and whether lanes run (else the summing tree). */
+const forms = [
+  ['the summing tree, one attachment', 1, false],
+  ['lanes of one attachment (4 per group)', 1, true],
+  ['lanes of 4 attachments', 4, true],
+  ['lanes of 8 attachments', 8, true],
+] as const;
 const defaultAboveTexels = LANES_SHAPE.aboveTexels;
+const defaultMinDrawBuffers = LANES_SHAPE.minDrawBuffers;
 afterEach(() => {
   LANES_SHAPE.aboveTexels = defaultAboveTexels;
+  LANES_SHAPE.minDrawBuffers = defaultMinDrawBuffers;
 });
 
-/** The engine with `drawBuffers` attachments per pass and lanes at every size; undefined where the context has fewer. */
-async function engineWith(drawBuffers: 1 | 4 | 8): Promise<Engine | undefined> {
+/**
+ * The engine with `drawBuffers` attachments per pass and lanes at every size (or, without `lanes`,
+ * the summing tree at every size); undefined where the context has fewer.
+ */
+async function engineWith(drawBuffers: 1 | 4 | 8, lanes = true): Promise<Engine | undefined> {
   const engine = await engineWithDrawBuffers(drawBuffers);
-  if (engine) LANES_SHAPE.aboveTexels = 0;
+  if (engine) {
+    LANES_SHAPE.aboveTexels = 0;
+    LANES_SHAPE.minDrawBuffers = lanes ? 1 : Infinity;
+  }
   return engine;
 }
 
@@ -33,9 +48,9 @@ function uints(n: number, seed: number, max = 2 ** 32): Uint32Array {
   return Uint32Array.from({ length: n }, () => Math.floor(next() * max));
 }
 
-describe.each(forms)('reduce-then-scan with %i attachment(s) per pass', (drawBuffers) => {
+describe.each(forms)('reduce-then-scan: %s', (_name, drawBuffers, lanes) => {
   it('whole-stream uint32 scans (sums wrap) across group and row boundaries, inclusive and exclusive', async (context) => {
-    const engine = await engineWith(drawBuffers);
+    const engine = await engineWith(drawBuffers, lanes);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     try {
       for (const n of [1, 3, 15, 16, 17, 31, 32, 33, 1023, 1025, 2049, 2 ** 15 + 7, 2 ** 17 + 3]) {
@@ -54,7 +69,7 @@ describe.each(forms)('reduce-then-scan with %i attachment(s) per pass', (drawBuf
   });
 
   it('segmented float32 (integer-valued, so exact) and int32 vec4 scans', async (context) => {
-    const engine = await engineWith(drawBuffers);
+    const engine = await engineWith(drawBuffers, lanes);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass`);
     try {
       const next = random(drawBuffers);
@@ -82,7 +97,7 @@ describe.each(forms)('reduce-then-scan with %i attachment(s) per pass', (drawBuf
   });
 
   it('compactions on it: Jumping Jack (max-allowable-size in its last pass) and the bitmask (word counts)', async (context) => {
-    const engine = await engineWith(drawBuffers);
+    const engine = await engineWith(drawBuffers, lanes);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass`);
     try {
       const n = 2 ** 15 + 11;
@@ -138,9 +153,9 @@ it("the lanes' shaders compile where the context cannot draw them (headless-gl's
   await engine.finish();
 });
 
-it("the lanes leave the app's texture bindings (TEXTURE_2D and TEXTURE_2D_ARRAY on every unit, samplers, the active unit) as they were", async (context) => {
+it("the lanes leave the app's texture bindings (TEXTURE_2D and TEXTURE_2D_ARRAY on every unit, samplers, the active unit) as they were", async () => {
+  // With one attachment (headless-gl) the lanes are TEXTURE_2Ds; with more, texture arrays.
   const { gl, engine } = await testContext();
-  context.skip(engine.caps.drawBuffers < 4, 'this context writes one attachment per pass (headless-gl): the lanes, which sample texture arrays, never run');
   const app = createAppObjects(gl);
   const items = ['TEXTURE_2D bound on units 0–7', 'TEXTURE_2D_ARRAY, TEXTURE_3D, TEXTURE_CUBE_MAP bound on units 0–7', 'LINEAR sampler objects bound on units 0–7', 'active texture unit 5'];
   try {

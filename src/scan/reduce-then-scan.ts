@@ -16,7 +16,8 @@
 // fetches twice per element: 2^22 1.46 ms against 2.18, 2^24 5.6 against 7.4 (docs/performance.md
 // "Issue 23"). Each level's groups lie row-aligned (layout.ts#groupsLayout): H200 2^24 5.42 -> 3.15
 // ms, 2^22 1.37 -> 0.89 ("Row-aligned groups"). WebGL2 promises 4 draw buffers; the engine probes for 8 (capabilities.ts) and takes 4
-// where it must: the lanes are 16 per group there. Small scans keep the summing tree (LANES_SHAPE).
+// where it must: the lanes are 16 per group there; headless-gl writes one (4 lanes per group, in a
+// TEXTURE_2D). Small scans, and four-component ones on one attachment, keep the summing tree (LANES_SHAPE).
 //
 // Segmented scans (blocks of 2^segmentLog2, row-aligned) run the same tree: where a segment is
 // shorter than a group, the running sums restart at each segment and that level is the top.
@@ -51,13 +52,18 @@ export function laneShape(attachments: number, components: 1 | 4): LaneShape {
 /**
  * Attachments per pass: `bottom` for level 0 (the full-size level), `above` for the levels above it
  * (both capped by the context's draw buffers); lanes only for scans of more than `aboveTexels`
- * texels, the summing tree below. Measured on an H100 (headless-gl egl with bench/gpu's shim, per
+ * texels, the summing tree below, and only where the context writes at least `minDrawBuffers`
+ * attachments (1: everywhere, headless-gl's one included; bench/lanes-probe.ts raises it to time the
+ * summing tree there). One attachment gives groups of four one-component lanes, one RGBA32UI texel
+ * per group in a TEXTURE_2D: more levels (21 passes at 2^22 instead of 9), yet on the H200 (egl, one
+ * attachment) 2^22 1.11 ms and 2^24 4.08 against the summing tree's 1.57 / 6.20, and on llvmpipe
+ * 2^22 47 ms against 91 (bench/results/issue-23/one-attachment-lanes/). Measured on an H100 (headless-gl egl with bench/gpu's shim, per
  * call in batches of 10; bench/results/issue-23/): 2, 4 or 8 attachments at level 0 were within
  * 5 % of each other at 2^18–2^24; lanes against the summing tree: 2^18 0.39–0.56 vs 0.26 ms, 2^20
  * 0.48 vs 0.66, 2^22 1.46 vs 2.18, 2^24 5.6 vs 7.4 (both before their groups were row-aligned; after,
  * on an H200: 2^20 0.35 vs 0.49, 2^22 0.89 vs 1.63, 2^24 3.15 vs 6.11).
  */
-export const LANES_SHAPE = { bottom: 8, above: 8, aboveTexels: 2 ** 19 };
+export const LANES_SHAPE = { bottom: 8, above: 8, aboveTexels: 2 ** 19, minDrawBuffers: 1 };
 
 /** Level `depth`'s group shape on a context with `drawBuffers` attachments per pass. */
 export function levelShape(depth: number, drawBuffers: number, components: 1 | 4): LaneShape {
@@ -82,7 +88,7 @@ interface Level {
    * The stream (level 0) or the level below's lanes, in groups of `groupLanes` (its groups' totals
    * are this level's entries).
    */
-  source: { texture: WebGLTexture; widthLog2: number; lanes: boolean; groupLanes: number };
+  source: { texture: WebGLTexture; widthLog2: number; lanes: boolean; groupLanes: number; lanes2d: boolean };
 }
 
 /** What the level above hands down: its inclusive scan, as a texture or (the top) as its lanes. */
@@ -92,6 +98,8 @@ interface Scanned {
   lanes: boolean;
   /** With `lanes`: the lanes per group. */
   groupLanes: number;
+  /** With `lanes`: written by one attachment, so a TEXTURE_2D (scan-lanes.glsl). */
+  lanes2d: boolean;
 }
 
 /** `${2^bits - 1}u` for a shader's segment mask; all ones for a segment of 2^32 or more. */
@@ -101,11 +109,12 @@ function segmentMask(bits: number): string {
 
 /**
  * Scans all width × height texels of `input` in row-major order into a new target of the same size:
- * with lanes where the context writes 4 or more attachments per pass and the input is large (see
- * LANES_SHAPE), else with the summing tree.
+ * with lanes where the input is large and a group holds more than one lane (see LANES_SHAPE), else
+ * with the summing tree.
  */
 export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): RenderTarget {
-  const lanes = gpu.drawBuffers >= 4 && input.width * input.height > LANES_SHAPE.aboveTexels;
+  // A group of one lane (four-component entries, one attachment) would not shrink the level.
+  const lanes = gpu.drawBuffers >= LANES_SHAPE.minDrawBuffers && levelShape(0, gpu.drawBuffers, input.format.components).lanes > 1 && input.width * input.height > LANES_SHAPE.aboveTexels;
   return lanes ? lanesScan(gpu, input, options) : summingTreeScan(gpu, input, options);
 }
 
@@ -119,6 +128,7 @@ function lanesScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): R
       const shape = levelShape(depth, gpu.drawBuffers, components);
       const lanesLog2 = log2Exact(shape.lanes);
       const laneDefines = { ATTACHMENTS: shape.attachments, LANES_PER_TEXEL: shape.lanesPerTexel, FLOAT_VALUES: options.floatValues };
+      const lanes2d = shape.attachments === 1;
       const groups = groupsLayout(level.count, level.source.widthLog2, lanesLog2);
       const lanes = scope.target(groups.width, groups.height, LANES_FORMAT, shape.attachments);
       const top = segmentLog2 <= lanesLog2 || level.count <= shape.lanes;
@@ -129,6 +139,7 @@ function lanesScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): R
           ...laneDefines,
           FROM_LANES: level.source.lanes,
           BELOW_LANES: level.source.lanes ? level.source.groupLanes : undefined,
+          BELOW_LANES_2D: level.source.lanes && level.source.lanes2d,
           POPCOUNT_INPUT: depth === 0 && options.popcountInput === true,
           SEGMENT_LANES: segmentLog2 < lanesLog2 ? 2 ** segmentLog2 : undefined,
         },
@@ -138,12 +149,12 @@ function lanesScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): R
         u_belowWidthLog2: level.source.widthLog2,
         u_widthLog2: groups.widthLog2,
       });
-      const lanesScanned: Scanned = { target: lanes, widthLog2: groups.widthLog2, lanes: true, groupLanes: shape.lanes };
+      const lanesScanned: Scanned = { target: lanes, widthLog2: groups.widthLog2, lanes: true, groupLanes: shape.lanes, lanes2d };
       // The top of the tree above level 0: its lanes are its scan, read as they are by the level below.
       if (top && depth > 0) return lanesScanned;
       const parent = top
         ? undefined
-        : scanLevel({ count: groups.length, source: { texture: lanes.texture, widthLog2: groups.widthLog2, lanes: true, groupLanes: shape.lanes } }, segmentLog2 - lanesLog2, depth + 1);
+        : scanLevel({ count: groups.length, source: { texture: lanes.texture, widthLog2: groups.widthLog2, lanes: true, groupLanes: shape.lanes, lanes2d } }, segmentLog2 - lanesLog2, depth + 1);
 
       const last = depth === 0;
       const mas = last && options.maxAllowableSize === true;
@@ -159,8 +170,10 @@ function lanesScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): R
         fragment: scanLanesDown,
         defines: {
           ...laneDefines,
+          LANES_2D: lanes2d,
           NO_PARENT: parent === undefined,
           PARENT_LANES: parent?.lanes === true,
+          PARENT_LANES_2D: parent?.lanes === true && parent.lanes2d,
           PARENT_GROUP_LANES: parent?.lanes ? parent.groupLanes : undefined,
           PARENT_SEGMENT_MASK: segmentMask(segmentLog2 - lanesLog2),
           LANE_SEGMENT_MASK: segmentMask(Math.min(segmentLog2, lanesLog2)),
@@ -177,10 +190,10 @@ function lanesScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): R
         ...(parent?.lanes ? { u_parentLanes: parent.target.texture, u_parentLanesWidthLog2: parent.widthLog2 } : {}),
         ...(parent && !parent.lanes ? { u_parent: parent.target.texture, u_parentWidthLog2: parent.widthLog2 } : {}),
       });
-      return { target: output, widthLog2: layout.widthLog2, lanes: false, groupLanes: 0 };
+      return { target: output, widthLog2: layout.widthLog2, lanes: false, groupLanes: 0, lanes2d: false };
     };
 
-    const level: Level = { count: input.width * input.height, source: { texture: input.texture, widthLog2: log2Exact(input.width), lanes: false, groupLanes: 0 } };
+    const level: Level = { count: input.width * input.height, source: { texture: input.texture, widthLog2: log2Exact(input.width), lanes: false, groupLanes: 0, lanes2d: false } };
     return scope.keep(scanLevel(level, options.segmentLog2, 0).target);
   });
 }

@@ -1,15 +1,17 @@
-// Reduce-then-scan on a context that writes one colour attachment per pass (capabilities.ts
-// `drawBuffers` 1: headless-gl, whose drawBuffers turns every attachment into COLOR_ATTACHMENT0;
-// capabilities.ts). Reduce passes sum FAN_IN consecutive entries per fragment
+// Reduce-then-scan without lanes: for scans of at most LANES_SHAPE.aboveTexels texels, and for
+// four-component entries on a context that writes one colour attachment per pass (capabilities.ts
+// `drawBuffers` 1: headless-gl, whose drawBuffers turns every attachment into COLOR_ATTACHMENT0),
+// where a group of lanes would hold one. Reduce passes sum FAN_IN consecutive entries per fragment
 // (glsl/tree-scan-reduce.frag) until a level is short enough to scan in one pass (at most
 // TOP_ENTRIES entries, or segments of at most FAN_IN); then each level going down adds its
 // group's prefix from the level above to the in-fragment sum of the group's entries before it
 // (glsl/tree-scan-down.frag). A scan of 2^20 elements is 7 passes (3 reduces, the top, 3 downs)
 // instead of Blelloch's 41, and fragments ≈ n (1 + 2/8) instead of ~3n. On the H200 it wins up to
 // 2^20 elements (2-3x) and loses above, where each level-0 fragment's eight fetches cost more than
-// Blelloch's extra passes (scan/algorithms.ts#defaultScan picks by size). Where the context writes
-// 4 or 8 attachments, reduce-then-scan.ts writes every running sum going up instead, and the way
-// down reads one of them per element rather than adding up its group again.
+// Blelloch's extra passes (scan/algorithms.ts#defaultScan picks by size). Larger scans of
+// one-component entries (with any number of attachments) take reduce-then-scan.ts's lanes: every
+// running sum written going up, so that the way down reads one of them per element rather than
+// adding up its group again.
 import treeScanDown from '../../glsl/tree-scan-down.frag';
 import treeScanReduce from '../../glsl/tree-scan-reduce.frag';
 import type { Gpu } from '../gpu.js';
