@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamData } from '../src/index.js';
 import { SORT_COUNTS, SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
-import { engineWithDrawBuffers, expectSameBits, restoreDrawBuffers, testEngine } from './support/engine.js';
+import { engineWithDrawBuffers, expectSameBits, readWholeTexture, restoreDrawBuffers, testEngine } from './support/engine.js';
 
 type Kind = 'float32' | 'uint32' | 'int32';
 const arrayOf = { float32: Float32Array, uint32: Uint32Array, int32: Int32Array } as const;
@@ -206,15 +206,26 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       smallIds.dispose();
       const source = Int32Array.from({ length: 6000 }, (_, i) => ((i * 7919) % 2001) - 1000);
       const stream = engine!.stream(source);
+      // A length known only on the GPU: the sorted keys, then zeros to the texture's end (what a
+      // user's shader sampling the texture sees, README "Rendering into a stream's texture").
       const negative = engine!.compact(stream, { keep: { lessEqual: -1 } });
       const sorted = engine!.sort(negative.stream);
-      expectSameBits(await sorted.keys.read(), Int32Array.from(Array.from(source).filter((v) => v <= -1).sort((a, b) => a - b)));
+      const want = Int32Array.from(Array.from(source).filter((v) => v <= -1).sort((a, b) => a - b));
+      expectSameBits(await sorted.keys.read(), want);
+      const whole = new Int32Array(readWholeTexture(engine!, sorted.keys).buffer);
+      expectSameBits(whole, Int32Array.from({ length: whole.length }, (_, i) => (i < want.length ? want[i]! : 0)), 'the keys texture past the length');
       for (const r of [sorted, negative]) r.dispose();
-      // A length of 0 known only on the GPU: every output past it, the select pass's search clamped.
+      // A length of 0 known only on the GPU: every output past it, the select pass's search clamped;
+      // the keys and values textures hold zeros only.
       const none = engine!.compact(stream, { keep: { lessEqual: -5000 } });
       const sortedNone = engine!.sort(none.stream, { values: none.stream });
       expect((await sortedNone.keys.read()).length).toBe(0);
       expect((await sortedNone.values!.read()).length).toBe(0);
+      for (const texture of [sortedNone.keys, sortedNone.values!]) {
+        const texels = readWholeTexture(engine!, texture);
+        expect(texels.length).toBeGreaterThan(0);
+        expect(texels.findIndex((v) => v !== 0), 'the first nonzero texel of a sort of 0 elements').toBe(-1);
+      }
       for (const r of [sortedNone, none]) r.dispose();
       stream.dispose();
     } finally {

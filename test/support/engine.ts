@@ -64,6 +64,27 @@ export function restoreDrawBuffers(engine: Engine): void {
   gpuOf(engine).drawBuffers = engine.caps.drawBuffers;
 }
 
+/**
+ * Every texel of a one-component stream's texture (its whole capacity, past `length` too), read
+ * synchronously: what a user's shader sampling `stream.texture` sees.
+ */
+export function readWholeTexture(engine: Engine, stream: { texture: WebGLTexture; layout: { width: number; height: number } }): Uint32Array {
+  const gl = gpuOf(engine).gl;
+  const { width, height } = stream.layout;
+  const bound = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null;
+  const framebuffer = gl.createFramebuffer();
+  try {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, stream.texture, 0);
+    const texels = new Uint32Array(width * height * 4);
+    gl.readPixels(0, 0, width, height, gl.RGBA_INTEGER, gl.UNSIGNED_INT, texels);
+    return Uint32Array.from({ length: width * height }, (_, i) => texels[i * 4]!);
+  } finally {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, bound);
+    gl.deleteFramebuffer(framebuffer);
+  }
+}
+
 /** Throws unless both arrays hold the same 32-bit patterns (NaN payloads and -0 included). */
 export function expectSameBits(actual: ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number }, expected: ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number }, what = 'result'): void {
   const a = new Uint32Array(actual.buffer, actual.byteOffset, actual.length);
