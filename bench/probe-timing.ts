@@ -39,7 +39,8 @@ void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
  * target (what the probes timed before 2026-11-26), for the record.
  *
  * Why a chain: llvmpipe drops a draw whose tiles a later opaque draw into the same framebuffer
- * covers before they are rasterised (its bins are reset), so a batch of k identical copies into one
+ * covers before they are rasterised (Mesa's lp_setup_tri.c resets a fully covered tile's commands
+ * for an opaque shader), so a batch of k identical copies into one
  * target costs about one copy. 2^22 elements on this project's 2-core host (ANGLE on Mesa's EGL):
  * 14.7 ms per call in batches of 1, 6.6 in batches of 2, 1.7 in batches of 10, and 13.7 ms per copy
  * in chains (bench/results/issue-23/llvmpipe-yardstick/). The engine's passes each read what the
