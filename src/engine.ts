@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
-import { callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DEFAULT_SIZES, TUNE_SAMPLING, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -51,8 +51,6 @@ const WARM_UP_MAX_PAUSE_MS = 50;
 const WARM_UP_PAUSE_BUDGET_MS = 1000;
 /** warmUp() without KHR_parallel_shader_compile: the first pause (ms), before any link was timed. */
 const WARM_UP_FIRST_PAUSE_MS = 50;
-/** tune(): the most time (ms) one sample of blocking calls keeps the thread: within a frame. */
-const TUNE_TASK_MS = 12;
 
 /** auto's paths at a counted density (undefined: the size class's choice). */
 interface DensityChoice { keep: CompactStats['algorithm'] | undefined; any: CompactStats['algorithm'] | undefined }
@@ -801,7 +799,7 @@ export class Engine {
      * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls), one batch per task.
      * Where the calls block the thread (WebKitGTK: its GL calls return when the work is done, so a
      * sample of 16 calls was one task of 81 ms), a sample is timed on the thread instead, with no
-     * fence and so no floor, and holds at most TUNE_TASK_MS of calls: every task stays within a frame.
+     * fence and so no floor, and holds at most TUNE_TASK_MS (tuning.ts) of calls: every task stays within a frame.
      */
     const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string) => {
       const first = run(); // first use: fills the pool
@@ -815,15 +813,8 @@ export class Engine {
       const issued = performance.now() - single;
       await this.#gpuDone();
       const one = Math.max(performance.now() - single - fenceFloor, SINGLE_CALL_CLAMP_MS);
-      // Blocking calls: as many as fit in TUNE_TASK_MS (the thread's clock may tick by whole
-      // milliseconds, as WebKitGTK's does: a sample of one or two calls could not rank paths).
-      // Otherwise a batch lasts at least the sample's length, each call taking its submit-to-done
-      // time or, where longer, its issue time (calls issued back to back wait for neither the GPU nor
-      // each other): where the submit-to-done less the floor was at the clamp (headless-gl's small
-      // calls, whose host cost is the floor's), sizing by it alone made every batch 16 calls.
-      const batch = blockingCalls
-        ? Math.max(1, Math.min(16, Math.floor(TUNE_TASK_MS / Math.max(issued, 0.01))))
-        : Math.max(1, Math.min(16, Math.ceil(Math.max(TUNE_SAMPLING.sampleMs, 2 * fenceFloor) / Math.max(one, issued))));
+      // How many calls a sample holds: tuning.ts#batchCalls (unit-tested in test/batch-calls.node.test.ts).
+      const batch = batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: fenceFloor });
       (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       const times: number[] = [];
       const sample = async (): Promise<void> => {

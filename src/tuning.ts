@@ -249,6 +249,28 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
  */
 export const TUNE_SAMPLING: { sampleMs: number } = { sampleMs: 0.5 };
 
+/** tune(): a sample of calls that block the thread holds at most this many ms of them (a frame's worth). */
+export const TUNE_TASK_MS = 12;
+/** tune(): the most calls in one sample. */
+export const MAX_BATCH_CALLS = 16;
+
+/**
+ * How many back-to-back calls one tune() sample holds (TUNE_SAMPLING's rule), from one call's
+ * submit-to-done time less the fence floor (`oneMs`) and its time on the thread until it returned
+ * (`issuedMs`). Calls that block the thread: as many as fit in TUNE_TASK_MS by their issue time (the
+ * thread's clock may tick by whole milliseconds, as WebKitGTK's does: a sample of one or two calls
+ * could not rank paths). Otherwise enough to last the sample's length, and at least twice the fence's
+ * own wait, each call taking the longer of its two times (calls issued back to back wait for neither
+ * the GPU nor each other: where the submit-to-done less the floor is at the clamp, headless-gl's small
+ * calls, sizing by it alone made every batch MAX_BATCH_CALLS). Always 1 to MAX_BATCH_CALLS.
+ */
+export function batchCalls(call: { oneMs: number; issuedMs: number }, timing: { blocking: boolean; fenceFloorMs: number; sampleMs?: number }): number {
+  const calls = timing.blocking
+    ? Math.floor(TUNE_TASK_MS / Math.max(call.issuedMs, 0.01))
+    : Math.ceil(Math.max(timing.sampleMs ?? TUNE_SAMPLING.sampleMs, 2 * timing.fenceFloorMs) / Math.max(call.oneMs, call.issuedMs));
+  return Math.max(1, Math.min(MAX_BATCH_CALLS, calls));
+}
+
 /** tune(): a path this many times slower than the fastest after one sample is not sampled again (see pathsToResample). */
 export const DROP_AFTER_FIRST = 2;
 /** tune(): a single call timed at or below this (ms) is the clamp, not a measurement. */

@@ -1,0 +1,46 @@
+// tuning.ts#batchCalls: how many back-to-back calls one tune() sample holds. Where the engine's own
+// tune runs (test/tuning.test.ts), most batches are one call (Node's and Chromium's calls outlast
+// the 0.5 ms sample), which cannot tell one rule from another; here each rule meets a case that only
+// it decides. The figures are of the kinds measured (docs/performance.md, issue 20).
+import { expect, it } from 'vitest';
+import { batchCalls, MAX_BATCH_CALLS, TUNE_SAMPLING, TUNE_TASK_MS } from '../src/tuning.js';
+
+const free = { blocking: false, fenceFloorMs: 0 };
+
+it('a batch lasts the sample length, each call at the longer of its submit-to-done and issue times', () => {
+  expect(TUNE_SAMPLING.sampleMs).toBe(0.5);
+  // 0.1 ms calls: five fill 0.5 ms.
+  expect(batchCalls({ oneMs: 0.1, issuedMs: 0.02 }, free)).toBe(5);
+  // The same by their issue time (headless-gl's small calls: submit-to-done at the clamp).
+  expect(batchCalls({ oneMs: 0.01, issuedMs: 0.1 }, free)).toBe(5);
+  // Rounded up: 0.3 ms calls take two (0.6 ms), not one (0.3).
+  expect(batchCalls({ oneMs: 0.3, issuedMs: 0.05 }, free)).toBe(2);
+  // A longer sample length, where given (bench/tune-probe.ts --sample-ms): eight 0.25 ms calls.
+  expect(batchCalls({ oneMs: 0.25, issuedMs: 0.02 }, { ...free, sampleMs: 2 })).toBe(8);
+});
+
+it('timed by fence, a batch lasts at least twice the fence floor', () => {
+  // Firefox: a 4 ms floor, 1 ms calls: eight (8 ms), where the sample length alone would take one.
+  expect(batchCalls({ oneMs: 1, issuedMs: 0.1 }, { blocking: false, fenceFloorMs: 4 })).toBe(8);
+  // A floor below half the sample length changes nothing.
+  expect(batchCalls({ oneMs: 0.1, issuedMs: 0.02 }, { blocking: false, fenceFloorMs: 0.2 })).toBe(5);
+});
+
+it('one call at least and MAX_BATCH_CALLS at most', () => {
+  expect(MAX_BATCH_CALLS).toBe(16);
+  expect(batchCalls({ oneMs: 30, issuedMs: 1 }, free)).toBe(1);
+  expect(batchCalls({ oneMs: 0.001, issuedMs: 0.001 }, free)).toBe(16);
+  expect(batchCalls({ oneMs: 0, issuedMs: 0 }, { blocking: false, fenceFloorMs: 4 })).toBe(16);
+});
+
+it('calls that block the thread: as many as fit in TUNE_TASK_MS by their issue time', () => {
+  expect(TUNE_TASK_MS).toBe(12);
+  // WebKitGTK: 5 ms calls, two per sample (10 ms), whatever the fence floor or the sample length.
+  expect(batchCalls({ oneMs: 5, issuedMs: 5 }, { blocking: true, fenceFloorMs: 8 })).toBe(2);
+  expect(batchCalls({ oneMs: 0.1, issuedMs: 5 }, { blocking: true, fenceFloorMs: 0 })).toBe(2);
+  // Rounded down: 5 ms calls do not take three (15 ms).
+  expect(batchCalls({ oneMs: 5, issuedMs: 5 }, { blocking: true, fenceFloorMs: 0, sampleMs: 15 })).toBe(2);
+  // One at least (a 30 ms call), 16 at most (a clock that read 0).
+  expect(batchCalls({ oneMs: 30, issuedMs: 30 }, { blocking: true, fenceFloorMs: 0 })).toBe(1);
+  expect(batchCalls({ oneMs: 0, issuedMs: 0 }, { blocking: true, fenceFloorMs: 0 })).toBe(16);
+});
