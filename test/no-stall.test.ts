@@ -125,7 +125,11 @@ describe('no stall after an app\'s heavy frame (browser)', () => {
         // A floor of 5 ms: Chromium's clock steps by 0.1 ms and, on a busy 2-core host, the median of
         // three calls read 1.8-2.5 ms after heavy frames in 1 of 3 runs (0.3-0.7 otherwise); waiting
         // for the app's draws costs ~1,000 ms here (the read below), so 5 ms still tells them apart.
-        expect(afterHeavy).toBeLessThanOrEqual(Math.max(3 * afterLight, 5));
+        // In WebKitGTK 30 ms, the top of compact()'s own time there (it renders before it returns:
+        // 5-30 ms on this host): medians of 7 still read 6 against 20 ms in one CI run (ace1d4e),
+        // beyond 3x with nothing to wait for (the frame is drawn before the next one starts).
+        const floor = testPlatform() === 'webkit' ? 30 : 5;
+        expect(afterHeavy).toBeLessThanOrEqual(Math.max(3 * afterLight, floor));
         // The setting is heavy enough for the test to mean something: waiting for the GPU costs far
         // more. Not so in WebKitGTK's next frame: the page's process has finished drawing the frame
         // before the next requestAnimationFrame (measured: the read waits 2-31 ms there, ~1,000 ms in
