@@ -1,10 +1,13 @@
 // Issue 23's probe: what writing several colour attachments per pass buys the scans and the bitmask
 // compaction. At each size it times, per call in batches of back-to-back calls (median of --repeats
-// batches): the default scan, reduce-then-scan with its lanes (the context's draw buffers) and in its
-// single-attachment form (the summing tree, as headless-gl runs it without bench/gpu's shim),
-// Blelloch, and the bitmask compaction at 50 % kept both ways; plus the yardsticks (one R32UI copy
-// pass; a pass writing 8 RGBA32UI layers, 32 elements per fragment) and, with --profile, each pass's
-// time at the largest size. Every result is checked against the CPU once per size.
+// batches): the default scan and compaction (and both in copy passes of the run), reduce-then-scan
+// with its lanes (the context's draw buffers), on one attachment (as headless-gl runs it without
+// bench/gpu's shim) as the summing tree and as lanes of four per group, Blelloch, and the bitmask
+// compaction at 50 % kept in its forms; plus the yardsticks (one R32UI copy pass, chained; a pass
+// writing 8 RGBA32UI layers, 32 elements per fragment, into two targets in turn: llvmpipe drops a
+// draw that the next one into the same framebuffer covers, probe-timing.ts#copyPassYardstick) and,
+// with --profile, each pass's time at the largest size. Every result is checked against the CPU once
+// per size.
 // Usage: node bench/build-probe.mjs lanes-probe && bash scripts/with-display.sh node bench/tmp/lanes-probe.mjs
 //          [--sizes 16,20,22,24] [--repeats 7] [--batch 10] [--profile] [--out DIR]
 // On the GPU server: bench/README.md "Running on a headless NVIDIA GPU server" (the egl route's shim
@@ -81,7 +84,7 @@ function check(label: string, got: ArrayLike<number>, expected: ArrayLike<number
   }
 }
 
-/** Runs `body` with the engine's passes limited to `buffers` attachments (the summing tree at 1). */
+/** Runs `body` with the engine's passes limited to `buffers` attachments. */
 async function withDrawBuffers<T>(buffers: 1 | 4 | 8, body: () => Promise<T>): Promise<T> {
   const saved = gpu.drawBuffers;
   gpu.drawBuffers = buffers;
@@ -119,10 +122,12 @@ for (const log2n of sizes) {
   report({ what: 'copy pass, R32UI, 1 element per fragment (chained)', log2n, ms: copyMs.chained });
   report({ what: `copy pass, ${batch} back to back into one target`, log2n, ms: copyMs.backToBack });
   if (drawBuffers === 8) {
-    const wide = gpu.target(256, Math.max(1, n / 32 / 256), texelFormats.rgba32ui, 8);
+    // Two targets in turn: no draw covers the one before it in the same framebuffer.
+    const wide = [0, 1].map(() => gpu.target(256, Math.max(1, n / 32 / 256), texelFormats.rgba32ui, 8));
     const program = gpu.program({ name: 'wide-write', fragment: wideWrite });
-    report({ what: 'write 8 layers, 32 elements per fragment', log2n, ms: await perCall(() => gpu.pass(program, wide, { u_source: stream.texture, u_widthLog2: stream.layout.widthLog2 })) });
-    wide.free();
+    let turn = 0;
+    report({ what: 'write 8 layers, 32 elements per fragment', log2n, ms: await perCall(() => gpu.pass(program, wide[turn++ % 2]!, { u_source: stream.texture, u_widthLog2: stream.layout.widthLog2 })) });
+    for (const target of wide) target.free();
   }
 
   const scanCase = async (what: string, options: Parameters<typeof engine.scan>[1], buffers: 1 | 4 | 8) =>
@@ -173,7 +178,9 @@ for (const log2n of sizes) {
   LANES_SHAPE.minDrawBuffers = Infinity; // the summing tree, as one attachment ran before 2026-11-26
   await scanCase('scan, reduce-then-scan, summing tree (1 attachment)', { algorithm: 'reduce-then-scan' }, 1);
   LANES_SHAPE.minDrawBuffers = defaultMinDrawBuffers;
+  LANES_SHAPE.aboveTexels = 0; // lanes at every size here, as in the cases above
   await scanCase('scan, reduce-then-scan, lanes of 1 attachment (4 per group)', { algorithm: 'reduce-then-scan' }, 1);
+  LANES_SHAPE.aboveTexels = defaultAboveTexels;
   await scanCase('scan, blelloch', { algorithm: 'blelloch' }, drawBuffers);
 
   await compactCase('compact 50 %, bitmask, summing tree (1)', 1);

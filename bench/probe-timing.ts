@@ -40,13 +40,15 @@ void main() { outValue = texelFetch(u_source, ivec2(gl_FragCoord.xy), 0); }`;
  *
  * Why a chain: llvmpipe drops a draw whose tiles a later opaque draw into the same framebuffer
  * covers before they are rasterised (Mesa's lp_setup_tri.c resets a fully covered tile's commands
- * for an opaque shader), so a batch of k identical copies into one
- * target costs about one copy. 2^22 elements on this project's 2-core host (ANGLE on Mesa's EGL):
- * 14.7 ms per call in batches of 1, 6.6 in batches of 2, 1.7 in batches of 10, and 13.7 ms per copy
- * in chains (bench/results/issue-23/llvmpipe-yardstick/). The engine's passes each read what the
- * pass before wrote, so none is dropped: measured against the batched copy, a llvmpipe scan looked
- * twice as many copy passes long as it is. A GPU that runs every draw (the H100 and H200 measured
- * here) times both forms alike.
+ * for an opaque shader), so a batch of k identical copies into one target costs about one copy.
+ * 2^22 elements on this project's 2-core host (ANGLE on Mesa's EGL): 17.7 ms per call in batches of
+ * 1, 7.5 in batches of 2, 1.5 in batches of 10, and 14.6-15.0 ms per copy in chains
+ * (bench/results/issue-23/llvmpipe-yardstick/copy-yardstick-*). The engine's passes each read what
+ * the pass before wrote, so none is dropped: measured against the batched copy, a llvmpipe scan
+ * looked twice as many copy passes long as it is. On the H200 both forms agree at 2^22-2^24 (1.21-1.26
+ * ms at 2^24 in batches of 2 and 10); at 2^16-2^18 a chained copy costs 1.4-1.5x a back-to-back one
+ * (0.051-0.055 against 0.036-0.037 ms): a pass that reads the last one's output waits for it, as the
+ * engine's passes do.
  */
 export async function copyPassYardstick(
   engine: Engine,

@@ -137,11 +137,15 @@ for (const log2n of sizes) {
     };
     const tag = layout === 'wide' ? '' : ' [row-aligned groups]';
     const base = { u_src: stream.texture, u_srcLog2: widthLog2, u_count: n };
+    // Each pass into two targets in turn: llvmpipe drops a draw that the next one into the same
+    // framebuffer covers (probe-timing.ts#copyPassYardstick), which halved these passes there in
+    // batches of 2 before 2026-11-26.
     const time = async (what: string, fragment: string, target: { width: number; height: number; format: TargetFormat; layers: number }, uniforms: Record<string, unknown>) => {
-      const output = gpu.target(target.width, target.height, target.format, target.layers);
+      const outputs = [0, 1].map(() => gpu.target(target.width, target.height, target.format, target.layers));
       const program = gpu.program({ name: what, fragment });
-      report({ what, log2n, ms: await perCall(() => gpu.pass(program, output, { ...base, ...uniforms })) });
-      output.free();
+      let turn = 0;
+      report({ what, log2n, ms: await perCall(() => gpu.pass(program, outputs[turn++ % 2]!, { ...base, ...uniforms })) });
+      for (const output of outputs) output.free();
     };
     const full = { width, height, format: texelFormats.r32ui, layers: 1 };
 
@@ -166,9 +170,7 @@ for (const log2n of sizes) {
     await time('up 8: sum only -> R32UI' + tag, reduceShader(8), { ...g8, format: texelFormats.r32ui, layers: 1 }, { u_outLog2: g8.log2 });
 
     // Down passes read lanes written by the up pass of the same shape, and group sums written by a
-    // reduce (the values do not matter; that they were written does: a texture never written may
-    // read from one shared zero page on a CPU renderer, which made these passes look cheap there
-    // before 2026-11-26).
+    // reduce (the values do not matter; textures that were drawn, as the engine's are).
     for (const [perTexel, group, g, format] of [[4, 32, g32, texelFormats.rgba32ui], [2, 16, g16, PAIR_FORMAT], [1, 8, g8, texelFormats.r32ui]] as const) {
       const lanes = gpu.target(g.width, g.height, format, 8);
       const parent = gpu.target(g.width, g.height, texelFormats.r32ui, 1);

@@ -204,7 +204,9 @@ export class Engine {
   scan<T extends StreamData>(stream: Stream<T>, options?: ScanOptions): Stream<T> {
     this.#assertAlive('scan()');
     this.#assertOwnStream('engine.scan(stream)', stream);
-    const tunedScan = this.#profile ? this.#tuned('scan', stream.layout.capacity) : undefined;
+    // The tune times scans of one-component streams: its choice is for those (four-component ones,
+    // whose forms differ on one attachment, take the default).
+    const tunedScan = this.#profile && stream.components === 1 ? this.#tuned('scan', stream.layout.capacity) : undefined;
     const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity, this.caps.drawBuffers, stream.components, tunedScan);
     if (plan.segments) return this.#segmentedScan(stream, plan.segments, plan.exclusive);
     const view = viewOf(stream);

@@ -75,9 +75,10 @@ export interface StreamOptions {
 /** Options of `engine.scan(stream, options)`; every one may be left out or `undefined` (its default). */
 export interface ScanOptions {
   /**
-   * Default: over the whole stream, 'reduce-then-scan' at every size where the context writes 4 or
-   * more attachments per pass (`engine.caps.drawBuffers`: the browsers), else for streams of at most
-   * 2^21 texels (`stream.layout.capacity`) and 'blelloch' above; segmented scans 'blelloch', except
+   * Default: over the whole stream, 'reduce-then-scan', except for four-component streams of more
+   * than 2^21 texels (`stream.layout.capacity`) where the context writes one attachment per pass
+   * (`engine.caps.drawBuffers` 1: headless-gl): 'blelloch'; after `engine.tune()`, the scan it measured
+   * fastest for the size (one-component streams); segmented scans 'blelloch', except
    * 'recursive-doubling' for blockSize 16 (the fastest measured on an H100/H200; README "Performance").
    */
   algorithm?: ScanAlgorithm | undefined;

@@ -80,8 +80,9 @@ describe('float32 scans add in the engine\'s documented order', () => {
 
 // Reduce-then-scan with lanes adds each group's entries one after another inside a fragment going up
 // (groups of `lanes` entries: 32 one-component or 8 four-component entries with 8 draw buffers, half
-// that with 4), then two additions per level going down (the groups before, the element's own running
-// sum); on one attachment, or below LANES_SHAPE.aboveTexels, it is the summing tree (TREE_SHAPE).
+// that with 4, 4 one-component entries with one), then two additions per level going down (the groups
+// before, the element's own running sum); below LANES_SHAPE.aboveTexels, and for four-component
+// entries on one attachment, it is the summing tree (TREE_SHAPE).
 // Its exact order depends on the context's draw buffers, so it is not replayed here; instead each
 // result must stay within the error bound of that many roundings: for lanes
 //   depth <= sum over levels of (lanes + 2), plus 1
@@ -100,8 +101,11 @@ const treeCases: Array<[string, number, { exclusive?: boolean; blockSize?: numbe
 ];
 
 function treeDepthBound(entries: number, drawBuffers: 1 | 4 | 8, components: 1 | 4): number {
-  if (drawBuffers === 1 || entries <= LANES_SHAPE.aboveTexels) {
-    // The summing tree (one attachment): bottomFanIn, then fanIn per level up, the top, as many down.
+  // The form reduce-then-scan.ts#reduceThenScan takes: lanes above LANES_SHAPE.aboveTexels where every
+  // level's group holds two lanes or more (not four-component entries on one attachment).
+  const lanesForm = entries > LANES_SHAPE.aboveTexels && drawBuffers >= LANES_SHAPE.minDrawBuffers && [0, 1].every((level) => levelShape(level, drawBuffers, components).lanes > 1);
+  if (!lanesForm) {
+    // The summing tree: bottomFanIn, then fanIn per level up, the top, as many down.
     const { bottomFanIn, fanIn, topEntries } = TREE_SHAPE;
     const levels = Math.max(0, Math.ceil(Math.log(entries / bottomFanIn) / Math.log(fanIn)));
     return 2 * (bottomFanIn + fanIn * levels) + topEntries;

@@ -73,11 +73,7 @@ describe('no stall after an app\'s heavy frame (browser)', () => {
      * compact()'s main-thread time after an app frame: at the start of the next animation frame
      * (`sameTask` false, issue 18's page), or right after the app's draws in the same task.
      */
-    // WebKitGTK's calls render before they return, so there compact()'s own time on the thread varies
-    // with the host (5-30 ms after light frames on this 2-core host): a median of 3 frames failed the
-    // comparison below in 1 of 4 CI runs and 1 of 3 local runs, at this session's code and at 73eac8a
-    // alike (5 ms after light frames against 17-20 after heavy ones). A median of 7 frames there.
-    const frames = testPlatform() === 'webkit' ? 7 : 3;
+    const frames = 3;
     const measure = async (program: WebGLProgram, draws: number, sameTask: boolean) => {
       const times: number[] = [];
       for (let frame = 0; frame < frames; frame++) {
@@ -125,11 +121,13 @@ describe('no stall after an app\'s heavy frame (browser)', () => {
         // A floor of 5 ms: Chromium's clock steps by 0.1 ms and, on a busy 2-core host, the median of
         // three calls read 1.8-2.5 ms after heavy frames in 1 of 3 runs (0.3-0.7 otherwise); waiting
         // for the app's draws costs ~1,000 ms here (the read below), so 5 ms still tells them apart.
-        // In WebKitGTK 30 ms, the top of compact()'s own time there (it renders before it returns:
-        // 5-30 ms on this host): medians of 7 still read 6 against 20 ms in one CI run (ace1d4e),
-        // beyond 3x with nothing to wait for (the frame is drawn before the next one starts).
-        const floor = testPlatform() === 'webkit' ? 30 : 5;
-        expect(afterHeavy).toBeLessThanOrEqual(Math.max(3 * afterLight, floor));
+        // Not asserted in WebKitGTK: there the page's process has drawn the app's frame before the next
+        // one starts (the read below waits 2-31 ms), so nothing is left to wait for, and compact()'s
+        // own time on the thread (it renders before it returns) varies 5-30 ms on this host: medians
+        // of 7 frames read 6 against 20 ms in a CI run of ace1d4e, failing a 3x bound with no stall.
+        // The quirk test below shows what does wait there.
+        if (testPlatform() === 'webkit') console.log('[no-stall] webkit: the heavy/light comparison is not asserted (the app\'s frame is drawn before the next one starts; compact() renders before it returns)');
+        else expect(afterHeavy).toBeLessThanOrEqual(Math.max(3 * afterLight, 5));
         // The setting is heavy enough for the test to mean something: waiting for the GPU costs far
         // more. Not so in WebKitGTK's next frame: the page's process has finished drawing the frame
         // before the next requestAnimationFrame (measured: the read waits 2-31 ms there, ~1,000 ms in

@@ -197,6 +197,13 @@ describe('engine.tune()', () => {
     // explicit choices and block options are not overridden
     expect(engine.compact(stream, { keep: 'nonzero', algorithm: 'bitmask' }).stats.algorithm).toBe('bitmask');
     expect(engine.compact(stream, { keep: 'nonzero', blockSize: 64 }).stats.algorithm).toBe('horn');
+    // The tuned scan is for one-component streams (what the tune times); four-component ones take the default.
+    engine.scan(stream).dispose();
+    expect(engine.lastScanStats!.algorithm).toBe('blelloch');
+    const vec4 = engine.stream(new Uint32Array(4 * 2000), { components: 4 });
+    engine.scan(vec4).dispose();
+    expect(engine.lastScanStats!.algorithm).toBe('reduce-then-scan');
+    vec4.dispose();
     expect(() => engine.useProfile({ ...profile, renderer: 'Another GPU' })).toThrow(/measured on 'Another GPU', this context is/);
     expect(() => engine.useProfile({ ...profile, version: '0.0.1' })).toThrow(/measured by glcompact 0\.0\.1, this is/);
     expect(() => engine.useProfile({ ...profile, compact: { keep: { 11: 'jumping-jack' }, any: {} } })).toThrow(/compact\.keep\["11"\] = "jumping-jack" is not a path the engine can take there/);

@@ -1,16 +1,16 @@
 // Reduce-then-scan: a prefix sum with few passes and many elements per fragment, beside the paper's
 // one-element-per-fragment scans. Going up, each fragment adds a group of LANES consecutive entries
 // in order and writes every running sum (its "lanes") to several colour attachments at once
-// (glsl/scan-lanes-up.frag; 8 attachments × 4 = 32 one-component entries per fragment); the groups'
+// (glsl/scan-lanes-up.frag; 8 attachments × 4 = 32 one-component entries per fragment, 4 with one); the groups'
 // totals are the next level's entries, until a level fits in one group (the top). Coming down, entry
 // i of each level is the level above's prefix of the groups before its own plus its own lane
 // (glsl/scan-lanes-down.frag): two fetches per element however large the group. A scan of 2^24
 // elements is 9 passes (5 up, 4 down), 2^20 seven (4 up, 3 down), and the full-size work is one pass reading n
 // elements in n/32 fragments and one writing n elements with two fetches each.
 //
-// Why lanes (issue 23): the summing tree (scan/summing-tree.ts, the form for one attachment) writes
-// only the groups' sums going up, so its last pass adds up each element's group again (up to 7
-// fetches per element: 3.5 of its 7.4 ms at 2^24 on the H200). Writing the running sums costs a full
+// Why lanes (issue 23): the summing tree (scan/summing-tree.ts, now for small scans and four-component
+// ones on one attachment) writes only the groups' sums going up, so its last pass adds up each
+// element's group again (up to 7 fetches per element: 3.5 of its 7.4 ms at 2^24 on the H200). Writing the running sums costs a full
 // write of the level (on an H100, 8 layers of 32 elements per fragment cost what a copy pass of the
 // same bytes costs: 1.22 ms at 2^24; writes are bound by bytes, not fragments), but the way down then
 // fetches twice per element: 2^22 1.46 ms against 2.18, 2^24 5.6 against 7.4 (docs/performance.md
@@ -113,8 +113,10 @@ function segmentMask(bits: number): string {
  * with the summing tree.
  */
 export function reduceThenScan(gpu: Gpu, input: BlockScanInput, options: TreeScanOptions): RenderTarget {
-  // A group of one lane (four-component entries, one attachment) would not shrink the level.
-  const lanes = gpu.drawBuffers >= LANES_SHAPE.minDrawBuffers && levelShape(0, gpu.drawBuffers, input.format.components).lanes > 1 && input.width * input.height > LANES_SHAPE.aboveTexels;
+  // A group of one lane (four-component entries, one attachment) would not shrink its level: every
+  // level's groups must hold two lanes or more (level 0's and those above may differ: LANES_SHAPE).
+  const components = input.format.components;
+  const lanes = gpu.drawBuffers >= LANES_SHAPE.minDrawBuffers && levelShape(0, gpu.drawBuffers, components).lanes > 1 && levelShape(1, gpu.drawBuffers, components).lanes > 1 && input.width * input.height > LANES_SHAPE.aboveTexels;
   return lanes ? lanesScan(gpu, input, options) : summingTreeScan(gpu, input, options);
 }
 

@@ -8,8 +8,9 @@
 // (glsl/tree-scan-down.frag). A scan of 2^20 elements is 7 passes (3 reduces, the top, 3 downs)
 // instead of Blelloch's 41, and fragments ≈ n (1 + 2/8) instead of ~3n. On the H200 it wins up to
 // 2^20 elements (2-3x) and loses above, where each level-0 fragment's eight fetches cost more than
-// Blelloch's extra passes (scan/algorithms.ts#defaultScan picks by size). Larger scans of
-// one-component entries (with any number of attachments) take reduce-then-scan.ts's lanes: every
+// Blelloch's extra passes (scan/algorithms.ts#defaultScan: Blelloch above 2^21 texels for
+// four-component entries on one attachment). Larger scans otherwise (one-component entries with any
+// number of attachments, four-component ones with 4 or 8) take reduce-then-scan.ts's lanes: every
 // running sum written going up, so that the way down reads one of them per element rather than
 // adding up its group again.
 import treeScanDown from '../../glsl/tree-scan-down.frag';
