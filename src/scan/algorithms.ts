@@ -58,7 +58,7 @@ export const REDUCE_THEN_SCAN_UP_TO = 2 ** 21;
  * instead of 49; with row-aligned groups on an H200, 2^22 0.89 vs 1.51, 2^24 3.15 vs 5.27; llvmpipe
  * with 8, 2^22: 31.6 ms vs 84.5). With one (headless-gl), one-component streams too: their lanes
  * are four per group in one RGBA32UI texture (H200 egl, 2^20 / 2^22 / 2^24: 0.54 / 1.11 / 4.08 ms
- * against Blelloch's 0.73 / 1.48 / 5.31; llvmpipe 2^22 47 ms against 115:
+ * against Blelloch's 0.73 / 1.48 / 5.31; llvmpipe 2^22 37-45 ms against 98-112:
  * bench/results/issue-23/one-attachment-lanes/). Four-component streams on one attachment (a group
  * of one lane would not shrink a level) take the summing tree up to REDUCE_THEN_SCAN_UP_TO texels and
  * Blelloch above, measured on the H200 (egl, per call in batches; one-component data, 2^16 / 2^20 /
