@@ -9,7 +9,7 @@
 // with --profile, each pass's time at the largest size. Every result is checked against the CPU once
 // per size.
 // Usage: node bench/build-probe.mjs lanes-probe && bash scripts/with-display.sh node bench/tmp/lanes-probe.mjs
-//          [--sizes 16,20,22,24] [--repeats 7] [--batch 10] [--profile] [--out DIR]
+//          [--sizes 16,20,22,24] [--repeats 7] [--batch 10] [--profile] [--vec4] [--out DIR]
 // On the GPU server: bench/README.md "Running on a headless NVIDIA GPU server" (the egl route's shim
 // gives headless-gl its 8 draw buffers).
 import { parseArgs } from 'node:util';
@@ -27,6 +27,7 @@ const { values: options } = parseArgs({
     repeats: { type: 'string', default: '7' },
     batch: { type: 'string', default: '10' },
     profile: { type: 'boolean', default: false },
+    vec4: { type: 'boolean', default: false },
     bottoms: { type: 'string', default: '8' },
     out: { type: 'string' },
   },
@@ -37,7 +38,7 @@ const batch = Number(options.batch);
 /** Attachments of level 0's lanes to compare (LANES_SHAPE.bottom), each with the context's draw buffers above. */
 const bottoms = options.bottoms.split(',').map(Number) as Array<2 | 4 | 8>;
 if (!sizes.every((s) => Number.isInteger(s) && s >= 4 && s <= 24) || !(repeats >= 1) || !(batch >= 1)) {
-  console.error('usage: lanes-probe [--sizes 16,20,22,24] [--repeats 7] [--batch 10] [--profile] [--out DIR]');
+  console.error('usage: lanes-probe [--sizes 16,20,22,24] [--repeats 7] [--batch 10] [--profile] [--vec4] [--out DIR]');
   process.exit(2);
 }
 
@@ -182,6 +183,31 @@ for (const log2n of sizes) {
   await scanCase('scan, reduce-then-scan, lanes of 1 attachment (4 per group)', { algorithm: 'reduce-then-scan' }, 1);
   LANES_SHAPE.aboveTexels = defaultAboveTexels;
   await scanCase('scan, blelloch', { algorithm: 'blelloch' }, drawBuffers);
+
+  if (options.vec4) {
+    // --vec4: whole-stream scans of four-component elements (n texels): on one attachment a group of
+    // lanes would hold one lane, so reduce-then-scan is the summing tree there (against Blelloch, the
+    // default above 2^21 texels until 2026-11-26); with the context's draw buffers, lanes. "default
+    // (1 attachment)" limits the passes to one attachment, not the engine's choice (which reads
+    // engine.caps.drawBuffers: the same 'reduce-then-scan' since 2026-11-26).
+    const words = Uint32Array.from({ length: 4 * n }, (_, i) => (Math.imul(i, 2246822519) >>> 28) & 7);
+    const vec4 = engine.stream(words, { components: 4 });
+    const expected = new Uint32Array(4 * n);
+    for (let c = 0; c < 4; c++) for (let i = 0, sum = 0; i < n; i++) expected[4 * i + c] = sum = (sum + words[4 * i + c]) >>> 0;
+    const vec4Case = (what: string, options: Parameters<typeof engine.scan>[1], buffers: 1 | 4 | 8) =>
+      withDrawBuffers(buffers, async () => {
+        const once = engine.scan(vec4, options);
+        check(`${what} 2^${log2n}`, await once.read(), expected, 4 * n);
+        once.dispose();
+        const passes = engine.lastScanStats!.passes;
+        report({ what, log2n, ms: await perCall(() => engine.scan(vec4, options).dispose()), passes, drawBuffers: buffers });
+      });
+    await vec4Case('vec4 scan, default (1 attachment)', undefined, 1);
+    await vec4Case('vec4 scan, reduce-then-scan = summing tree (1 attachment)', { algorithm: 'reduce-then-scan' }, 1);
+    await vec4Case('vec4 scan, blelloch (1 attachment)', { algorithm: 'blelloch' }, 1);
+    if (drawBuffers > 1) await vec4Case(`vec4 scan, default (${drawBuffers} attachments)`, undefined, drawBuffers);
+    vec4.dispose();
+  }
 
   await compactCase('compact 50 %, bitmask, summing tree (1)', 1);
   BITMASK_SHAPE.paddingInOutput = !BITMASK_SHAPE.paddingInOutput;

@@ -207,7 +207,7 @@ export class Engine {
     // The tune times scans of one-component streams: its choice is for those (four-component ones,
     // whose forms differ on one attachment, take the default).
     const tunedScan = this.#profile && stream.components === 1 ? this.#tuned('scan', stream.layout.capacity) : undefined;
-    const plan = parseScanOptions(options, stream.layout.width, stream.layout.capacity, this.caps.drawBuffers, stream.components, tunedScan);
+    const plan = parseScanOptions(options, stream.layout.width, tunedScan);
     if (plan.segments) return this.#segmentedScan(stream, plan.segments, plan.exclusive);
     const view = viewOf(stream);
     const { layout } = stream;
@@ -956,7 +956,7 @@ export class Engine {
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
         const scanPoint = `${key}/scan`;
         profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, [scanCandidates]);
-        const defaultScanHere = defaultScan(undefined, stream.layout.capacity, this.caps.drawBuffers, stream.components);
+        const defaultScanHere = defaultScan(undefined);
         const chooseScan = () => {
           const scanTimes = profile.timings[scanPoint] as Record<ScanAlgorithm, number>;
           const best = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));

@@ -75,10 +75,8 @@ export interface StreamOptions {
 /** Options of `engine.scan(stream, options)`; every one may be left out or `undefined` (its default). */
 export interface ScanOptions {
   /**
-   * Default: over the whole stream, 'reduce-then-scan', except for four-component streams of more
-   * than 2^21 texels (`stream.layout.capacity`) where the context writes one attachment per pass
-   * (`engine.caps.drawBuffers` 1: headless-gl): 'blelloch'; after `engine.tune()`, the scan it measured
-   * fastest for the size (one-component streams); segmented scans 'blelloch', except
+   * Default: over the whole stream, 'reduce-then-scan' (after `engine.tune()`, for one-component
+   * streams, the scan it measured fastest for the size); segmented scans 'blelloch', except
    * 'recursive-doubling' for blockSize 16 (the fastest measured on an H100/H200; README "Performance").
    */
   algorithm?: ScanAlgorithm | undefined;
@@ -300,11 +298,8 @@ export interface ScanPlan {
   segments: Stream | undefined;
 }
 
-/**
- * `drawBuffers`: the context's attachments per pass (the default scan depends on it); `tuned`: the
- * whole-stream scan engine.tune() measured fastest for this size, if any.
- */
-export function parseScanOptions(options: unknown, rowWidth: number, texels: number, drawBuffers: number, components: number, tuned?: ScanAlgorithm): ScanPlan {
+/** `tuned`: the whole-stream scan engine.tune() measured fastest for this size, if any. */
+export function parseScanOptions(options: unknown, rowWidth: number, tuned?: ScanAlgorithm): ScanPlan {
   const opts = optionsObject('engine.scan(stream, options)', options, ['algorithm', 'exclusive', 'blockSize', 'radix', 'segments']);
   const blockSize = opts.blockSize === undefined ? undefined : blockSizeOption('engine.scan(): options.blockSize', opts.blockSize, rowWidth);
   let segments: Stream | undefined;
@@ -314,7 +309,7 @@ export function parseScanOptions(options: unknown, rowWidth: number, texels: num
     if (given.length > 0) throw new Error(`engine.scan(): options.${given[0]} does not apply with options.segments (a scan with segments has its own passes); leave it out`);
     segments = opts.segments;
   }
-  const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, blockSize === undefined && tuned ? tuned : defaultScan(blockSize, texels, drawBuffers, components));
+  const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, blockSize === undefined && tuned ? tuned : defaultScan(blockSize));
   const radix = radixOption('engine.scan(): options.radix', opts.radix);
   if (opts.radix !== undefined && algorithm !== 'recursive-doubling' && segments === undefined) {
     throw new Error(`engine.scan(): options.radix applies to algorithm 'recursive-doubling' only; this scan is '${algorithm}'${opts.algorithm === undefined ? " (the default here): add algorithm: 'recursive-doubling'" : ''}`);
@@ -352,7 +347,7 @@ export function parseCompactOptions(options: unknown, type: ElementType, rowWidt
   const blockSize = blockSizeOption('engine.compact(): options.blockSize', opts.blockSize === undefined ? DEFAULT_BLOCK_SIZE : opts.blockSize, rowWidth);
   const concat = oneOf('engine.compact(): options.concat', opts.concat, [...concatModes, 'auto'] as const, 'auto');
   const output = oneOf('engine.compact(): options.output', opts.output, ['values', 'indices'] as const, 'values');
-  const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithmNames, defaultScan(blockSize, 0, 1, 1));
+  const scan = oneOf('engine.compact(): options.scan', opts.scan, scanAlgorithmNames, defaultScan(blockSize));
   const radix = radixOption('engine.compact(): options.radix', opts.radix);
   const global = booleanOption('engine.compact(): options.global', opts.global, false);
   if (global && requested !== 'horn') {

@@ -119,7 +119,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const packed = groupsLayout(capacity, widthLog2, log2Exact(128 / digitBits));
   const masks = compactLayoutFor((blockCount << pairsLog2) / maskLayers, maxTextureSize);
   const counts = compactLayoutFor(groupCount * quads, maxTextureSize);
-  const scanEntry = scanAlgorithms[defaultScan(undefined, counts.width * counts.height, gpu.drawBuffers, 4)] as ScanAlgorithmEntry;
+  const scanEntry = scanAlgorithms[defaultScan(undefined)] as ScanAlgorithmEntry;
   const countsProgram = gpu.program({ name: 'radix-block-counts.frag', fragment: radixBlockCounts, defines: common });
   const masksProgram = gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: common });
   const select = SORT_SELECT.enabled && gpu.drawBuffers >= 4;

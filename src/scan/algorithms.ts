@@ -47,27 +47,23 @@ export const radices = [2, 4, 8, 16] as const;
 /** Recursive doubling's default radix: 4 beat 2, 8 and 16 on llvmpipe and was within 10 % of the best on the H200. */
 export const DEFAULT_RADIX = 4;
 
-/** Whole-stream scans of four-component elements of at most this many texels default to reduce-then-scan on one attachment (see defaultScan). */
-export const REDUCE_THEN_SCAN_UP_TO = 2 ** 21;
-
 /**
- * Default scan for a block size (undefined: a scan over the whole stream of `texels` texels of
- * `components` components) on a context writing `drawBuffers` attachments per pass. Whole streams
- * with 4 or more: reduce-then-scan at every size (its lanes, reduce-then-scan.ts; issue 23, an H100
- * on headless-gl egl with 8: 2^22 1.46 ms vs Blelloch 1.55, 2^24 5.37-5.46 vs 5.25 in 9-11 passes
- * instead of 49; with row-aligned groups on an H200, 2^22 0.89 vs 1.51, 2^24 3.15 vs 5.27; llvmpipe
- * with 8, 2^22: 31.6 ms vs 84.5). With one (headless-gl), one-component streams too: their lanes
- * are four per group in one RGBA32UI texture (H200 egl, 2^20 / 2^22 / 2^24: 0.54 / 1.11 / 4.08 ms
- * against Blelloch's 0.73 / 1.48 / 5.31; llvmpipe 2^22 37-45 ms against 98-112:
- * bench/results/issue-23/one-attachment-lanes/). Four-component streams on one attachment (a group
- * of one lane would not shrink a level) take the summing tree up to REDUCE_THEN_SCAN_UP_TO texels and
- * Blelloch above, measured on the H200 (egl, per call in batches; one-component data, 2^16 / 2^20 /
- * 2^22 / 2^24: summing tree 0.28 / 0.75 / 2.25 / 7.4 ms, Blelloch 0.74 / 1.38 / 1.48 / 5.28). Blocks:
- * Blelloch's work-efficient tree, except in blocks of 16, where recursive doubling's few passes win,
- * as in the paper's Fig. 9 (H200, 2^22, segmented scan alone: block 16 RD 3.1 ms vs Blelloch 4.1 ms;
- * block 256 3.7 vs 2.9; block 2048 3.6 vs 2.2). README "Performance".
+ * Default scan for a block size (undefined: a scan over the whole stream). Whole streams:
+ * reduce-then-scan at every size, with lanes (reduce-then-scan.ts) where the scan is large: an H100
+ * on headless-gl egl with 8 attachments, 2^22 1.46 ms vs Blelloch 1.55, 2^24 5.37-5.46 vs 5.25 in
+ * 9-11 passes instead of 49; with row-aligned groups on an H200, 2^22 0.89 vs 1.51, 2^24 3.15 vs 5.27;
+ * llvmpipe with 8, 2^22: 31.6 ms vs 84.5. On one attachment (headless-gl) one-component streams take
+ * lanes of four per group (H200 egl, 2^20 / 2^22 / 2^24: 0.54 / 1.11 / 4.08 ms against Blelloch's
+ * 0.73 / 1.48 / 5.31; llvmpipe 2^22 37-45 ms against 98-112: bench/results/issue-23/one-attachment-lanes/),
+ * four-component ones the summing tree (H100 egl, 2^20 / 2^22 / 2^23 texels: 0.98 / 2.99 / 5.92 ms
+ * against Blelloch's 1.69 / 5.13 / 9.97; llvmpipe 2^20 / 2^22: 28.4 / 110 against 34.6 / 118:
+ * bench/results/issue-23/vec4-one-attachment/; until 2026-11-26 Blelloch took every scan above 2^21
+ * texels there, from a crossover measured on one-component data). Blocks: Blelloch's work-efficient
+ * tree, except in blocks of 16, where recursive doubling's few passes win, as in the paper's Fig. 9
+ * (H200, 2^22, segmented scan alone: block 16 RD 3.1 ms vs Blelloch 4.1 ms; block 256 3.7 vs 2.9;
+ * block 2048 3.6 vs 2.2). README "Performance".
  */
-export function defaultScan(blockSize: number | undefined, texels: number, drawBuffers: number, components: number): ScanAlgorithm {
-  if (blockSize === undefined) return drawBuffers >= 4 || components === 1 || texels <= REDUCE_THEN_SCAN_UP_TO ? 'reduce-then-scan' : 'blelloch';
+export function defaultScan(blockSize: number | undefined): ScanAlgorithm {
+  if (blockSize === undefined) return 'reduce-then-scan';
   return blockSize <= 16 ? 'recursive-doubling' : 'blelloch';
 }

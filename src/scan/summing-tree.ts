@@ -6,13 +6,13 @@
 // TOP_ENTRIES entries, or segments of at most FAN_IN); then each level going down adds its
 // group's prefix from the level above to the in-fragment sum of the group's entries before it
 // (glsl/tree-scan-down.frag). A scan of 2^20 elements is 7 passes (3 reduces, the top, 3 downs)
-// instead of Blelloch's 41, and fragments ≈ n (1 + 2/8) instead of ~3n. On the H200 it wins up to
-// 2^20 elements (2-3x) and loses above, where each level-0 fragment's eight fetches cost more than
-// Blelloch's extra passes (scan/algorithms.ts#defaultScan: Blelloch above 2^21 texels for
-// four-component entries on one attachment). Larger scans otherwise (one-component entries with any
-// number of attachments, four-component ones with 4 or 8) take reduce-then-scan.ts's lanes: every
-// running sum written going up, so that the way down reads one of them per element rather than
-// adding up its group again.
+// instead of Blelloch's 41, and fragments ≈ n (1 + 2/8) instead of ~3n. On the H200 it beat
+// Blelloch up to 2^20 one-component elements (2-3x) and lost above, where each level-0 fragment's
+// eight fetches cost more than Blelloch's extra passes; on four-component entries (what it still
+// scans at every size on one attachment) it beats Blelloch at 2^18-2^23 texels (H100 1.7x: defaultScan).
+// Larger scans otherwise (one-component entries with any number of attachments, four-component ones
+// with 4 or 8) take reduce-then-scan.ts's lanes: every running sum written going up, so that the way
+// down reads one of them per element rather than adding up its group again.
 import treeScanDown from '../../glsl/tree-scan-down.frag';
 import treeScanReduce from '../../glsl/tree-scan-reduce.frag';
 import type { Gpu } from '../gpu.js';

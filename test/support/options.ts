@@ -15,7 +15,7 @@ export function applicableCompactOptions<T extends CompactOptions>(options: T): 
     delete out.concat;
   }
   if (!scans) delete out.scan;
-  const scan = out.scan ?? defaultScan(out.blockSize ?? 256, 0, 1, 1);
+  const scan = out.scan ?? defaultScan(out.blockSize ?? 256);
   if (!scans || scan !== 'recursive-doubling') delete out.radix;
   return out as T;
 }
