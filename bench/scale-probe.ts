@@ -1,7 +1,7 @@
 // Exactness past 2^24 elements on the GPU server, with the draw buffers a browser has: the scale
 // tests (test/scale.node.test.ts) run in Node, where headless-gl writes one attachment, so the
-// paths that need 4 or 8 (reduce-then-scan's lanes, the bitmask's select writing values or
-// positions, the sort's select) are checked here, whole, against the CPU. Not a benchmark: it
+// paths that need 4 or 8 (reduce-then-scan's lanes of several attachments, the bitmask's select
+// writing values or positions, the sort's select) are checked here, whole, against the CPU. Not a benchmark: it
 // prints one line per check and exits non-zero on the first difference.
 // Usage: node bench/build-probe.mjs scale-probe, then on the GPU server (bench/README.md):
 //   GPU_BACKEND=egl bash .gpu/device.sh scale-probe.mjs [--n 17825795]

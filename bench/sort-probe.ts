@@ -28,7 +28,8 @@ const { values: options } = parseArgs({
     // positions for a move pass ('positions'); or the directory and a search per output ('off').
     select: { type: 'string', default: 'pairs,positions,off' },
     // The summing tree's shapes (bottom fan-in/fan-in/top entries) tried for the counts' scan (where
-    // it is the summing tree: up to 2^19 texels of counts), e.g. 8/64/256,64/64/1024.
+    // it is the summing tree: up to 2^19 texels of counts, and at every size on one attachment, its
+    // counts having four components), e.g. 8/64/256,64/64/1024.
     'tree-shapes': { type: 'string' },
     // Texel counts above which whole-stream scans take lanes (LANES_SHAPE.aboveTexels), tried in turn
     // for the counts' scan, e.g. 524288,4096.

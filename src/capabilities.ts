@@ -197,7 +197,9 @@ function drawsToLayers(gpu: Gpu, attachments: number, readPixelsRaisesError: boo
  * COLOR_ATTACHMENT0: [ATTACHMENT0, ATTACHMENT1] reaches GL as [ATTACHMENT0, ATTACHMENT0] and fails
  * with INVALID_OPERATION, so only attachment 0 is ever written. Its WebGL2 context maps no WebGL
  * extension to EXT_draw_buffers either. The probe sees the layers stay empty and answers 1; the scans
- * then take their single-attachment form (scan/summing-tree.ts). bench/gpu's EGL shim fixes the call
+ * then write their lanes four per group into one texture (scan/reduce-then-scan.ts; four-component
+ * scans take the summing tree), and the compactions and the sort search per output instead of running
+ * their select passes. bench/gpu's EGL shim fixes the call
  * on the GPU server (egl-angle-shim.c), which is how issue 23's H100 figures with 8 were measured.
  */
 function probeDrawBuffers(gpu: Gpu, readPixelsRaisesError: boolean): 1 | 4 | 8 {

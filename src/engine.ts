@@ -683,8 +683,9 @@ export class Engine {
 
   /**
    * Measures every compaction path and scan on this context, at `options.sizes` and (compactions)
-   * `options.densities`, and from then on 'auto' and the default whole-stream scan take the fastest for
-   * the nearest measured size: among the order-keeping paths by default, among all with
+   * `options.densities`, and from then on 'auto' and the default whole-stream scan (of one-component
+   * streams, the kind it times) take the fastest for the nearest measured size: among the
+   * order-keeping paths by default, among all with
    * `order: 'any'`. A compaction's density is unknown before it runs, so 'auto' takes the path with the
    * smallest worst ratio over the tuned densities until the app reads a count (`result.count()` or
    * `read()`) of the same stream or size class; from then on, where that path was more than 1.15×

@@ -42,7 +42,7 @@ export interface TuningProfile {
     /** For `order: 'any'`: among all paths. */
     any: Record<string, CompactionAlgorithm>;
   };
-  /** The fastest whole-stream scan per size class. */
+  /** The fastest whole-stream scan per size class, timed on one-component streams (and taken for those). */
   scan: Record<string, ScanAlgorithm>;
   /** Median ms per call of every path measured, per size class and density (for the record). */
   timings: Record<string, Record<string, number>>;

@@ -100,10 +100,11 @@ const treeCases: Array<[string, number, { exclusive?: boolean; blockSize?: numbe
   ['segmented, block 2048, exclusive', 30_000, { blockSize: 2048, exclusive: true }],
 ];
 
-function treeDepthBound(entries: number, drawBuffers: 1 | 4 | 8, components: 1 | 4): number {
-  // The form reduce-then-scan.ts#reduceThenScan takes: lanes above LANES_SHAPE.aboveTexels where every
-  // level's group holds two lanes or more (not four-component entries on one attachment).
-  const lanesForm = entries > LANES_SHAPE.aboveTexels && drawBuffers >= LANES_SHAPE.minDrawBuffers && [0, 1].every((level) => levelShape(level, drawBuffers, components).lanes > 1);
+function treeDepthBound(entries: number, texels: number, drawBuffers: 1 | 4 | 8, components: 1 | 4): number {
+  // The form reduce-then-scan.ts#reduceThenScan takes, by the whole texture's texels (a segmented scan
+  // too): lanes above LANES_SHAPE.aboveTexels where every level's group holds two lanes or more (not
+  // four-component entries on one attachment). `entries`: what one scan adds up (a segment).
+  const lanesForm = texels > LANES_SHAPE.aboveTexels && drawBuffers >= LANES_SHAPE.minDrawBuffers && [0, 1].every((level) => levelShape(level, drawBuffers, components).lanes > 1);
   if (!lanesForm) {
     // The summing tree: bottomFanIn, then fanIn per level up, the top, as many down.
     const { bottomFanIn, fanIn, topEntries } = TREE_SHAPE;
@@ -136,8 +137,8 @@ describe('float32 reduce-then-scan: within the error bound of its tree, determin
     again.dispose();
     stream.dispose();
 
-    const capacity = options.blockSize ?? layoutFor(n, engine.caps.maxTextureSize).capacity;
-    const depth = treeDepthBound(capacity, engine.caps.drawBuffers, components);
+    const texels = layoutFor(n, engine.caps.maxTextureSize).capacity;
+    const depth = treeDepthBound(options.blockSize ?? texels, texels, engine.caps.drawBuffers, components);
     const sequential = referenceScan(data, { exclusive, blockSize: options.blockSize, components });
     let worst = 0;
     let worstSequential = 0;

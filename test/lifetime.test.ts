@@ -93,9 +93,9 @@ async function operation(engine: Engine, i: number): Promise<void> {
     for (let k = 0; k < n; k++) if (keptIndex(k)) expected++;
     expect(await result.count(), `op ${i}: count`).toBe(expected);
     if (i % 6 === 0 || (algorithm === 'bitmask' && i % 6 === 3)) {
-      // chained: the result goes straight into a scan of its (GPU-side) length: the default scan, or
-      // reduce-then-scan (half the others and every bitmask output chained)
-      const scanned = engine.scan(result.stream, { exclusive: true, algorithm: i % 12 === 0 ? undefined : 'reduce-then-scan' });
+      // chained: the result goes straight into a scan of its (GPU-side) length: Blelloch's, or the
+      // default (reduce-then-scan) for half the others and every bitmask output chained
+      const scanned = engine.scan(result.stream, { exclusive: true, algorithm: i % 12 === 0 ? 'blelloch' : undefined });
       expect(await scanned.readLength(), `op ${i}: chained scan length`).toBe(expected);
       scanned.dispose();
     }

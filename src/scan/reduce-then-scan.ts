@@ -57,8 +57,9 @@ export function laneShape(attachments: number, components: 1 | 4): LaneShape {
  * summing tree there). One attachment gives groups of four one-component lanes, one RGBA32UI texel
  * per group in a TEXTURE_2D: more levels (21 passes at 2^22, where 8 attachments take 9 and the
  * summing tree 7), yet on the H200 (egl, one attachment) 2^22 1.11 ms and 2^24 4.08 against the
- * summing tree's 1.57 / 6.20, and on llvmpipe 2^22 37-45 ms against 87-92; at 2^20 1.5-3.4 % behind it
- * on the GPUs, 1.5-1.9x ahead on llvmpipe (bench/results/issue-23/one-attachment-lanes/). Measured on an H100 (headless-gl egl with bench/gpu's shim, per
+ * summing tree's 1.57 / 6.20, and on llvmpipe 2^22 37-45 ms against 87-92; at 2^20 behind it on the
+ * GPUs (1.5 %, 3.4 % and 29 % in three runs), 1.5-1.9x ahead on llvmpipe, which is where one
+ * attachment mostly runs (Node's tests; bench/results/issue-23/one-attachment-lanes/). Measured on an H100 (headless-gl egl with bench/gpu's shim, per
  * call in batches of 10; bench/results/issue-23/): 2, 4 or 8 attachments at level 0 were within
  * 5 % of each other at 2^18–2^24; lanes against the summing tree: 2^18 0.39–0.56 vs 0.26 ms, 2^20
  * 0.48 vs 0.66, 2^22 1.46 vs 2.18, 2^24 5.6 vs 7.4 (both before their groups were row-aligned; after,

@@ -7,9 +7,10 @@
 // group's prefix from the level above to the in-fragment sum of the group's entries before it
 // (glsl/tree-scan-down.frag). A scan of 2^20 elements is 7 passes (3 reduces, the top, 3 downs)
 // instead of Blelloch's 41, and fragments ≈ n (1 + 2/8) instead of ~3n. On the H200 it beat
-// Blelloch up to 2^20 one-component elements (2-3x) and lost above, where each level-0 fragment's
-// eight fetches cost more than Blelloch's extra passes; on four-component entries (what it still
-// scans at every size on one attachment) it beats Blelloch at 2^18-2^23 texels (H100 1.7x: defaultScan).
+// Blelloch on one-component elements up to 2^20 (1.4-2.6x) and lost above, where each level-0
+// fragment's eight fetches cost more than Blelloch's extra passes; on four-component entries (what
+// it still scans at every size on one attachment) it beats Blelloch at 2^18-2^23 texels (H100
+// 1.7-2.3x; llvmpipe 1.07-1.2x at 2^20-2^22: scan/algorithms.ts#defaultScan).
 // Larger scans otherwise (one-component entries with any number of attachments, four-component ones
 // with 4 or 8) take reduce-then-scan.ts's lanes: every running sum written going up, so that the way
 // down reads one of them per element rather than adding up its group again.
@@ -36,7 +37,8 @@ export interface TreeShape {
  * Measured on the H200 (egl, per call in batches of 10; bench/results/probes/tuning-run5-egl-new-*.txt):
  * 2^16 0.28 ms, 2^20 0.75, 2^22 2.25, 2^24 7.4 (Blelloch: 0.74, 1.38, 1.48, 5.28). Bottom fan-in 16
  * or a top of 1024 moved these by under 10 %; bottom 32 with fan-in 32 and a top of 512 was 15 %
- * faster at 2^24 but 37 % slower at 2^20, where this scan is the default. Loops of dynamic length
+ * faster at 2^24 but 37 % slower at 2^20, where this scan was then the default (it now is for small
+ * scans and four-component ones on one attachment). Loops of dynamic length
  * (each fetch waiting for the one before) had made it 1.5-2x slower (tuning-run1).
  */
 export const TREE_SHAPE: Readonly<TreeShape> = { bottomFanIn: 8, fanIn: 64, topEntries: 256 };
