@@ -13,10 +13,7 @@
 // (or through bench/gpu's shim: GPU_BACKEND=egl bash .gpu/device.sh copy-yardstick-probe.mjs ...).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createEngine } from '../src/index.js';
-import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { gpuOf } from '../src/internal.js';
-import { copyPassShader, perCall } from './probe-timing.js';
+import { copyPassShader, copyPassYardstick, perCall, probeEngine } from './probe-timing.js';
 
 const { values: options } = parseArgs({ options: { log2n: { type: 'string', default: '22' }, repeats: { type: 'string', default: '5' }, json: { type: 'string' } } });
 const log2n = Number(options.log2n);
@@ -26,37 +23,33 @@ if (!Number.isInteger(log2n) || log2n < 10 || log2n > 24 || !(repeats >= 1)) {
   process.exit(2);
 }
 
-const gl = createHeadlessContext();
-const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
-const gpu = gpuOf(engine);
-const renderer = headlessRenderer(gl);
+const { gl, engine, gpu, renderer } = probeEngine();
 console.log(`renderer: ${renderer}; 2^${log2n} R32UI elements; ms per copy pass, median of ${repeats} batches`);
 const n = 2 ** log2n;
 const stream = engine.stream(Uint32Array.from({ length: n }, (_, i) => Math.imul(i, 2654435761) >>> 0));
 const { width, height } = stream.layout;
+const source = { texture: stream.texture, width, height };
 const copy = gpu.program({ name: 'copy', fragment: copyPassShader });
 const a = gpu.target(width, height);
 const b = gpu.target(width, height);
 
 const rows: Array<{ batch: number; backToBack: number; alternating: number; chained: number }> = [];
+let flip = false;
 for (const batch of [1, 2, 10]) {
   const timing = { repeats, batch };
-  const backToBack = await perCall(engine, () => gpu.pass(copy, a, { u_source: stream.texture }), timing);
-  let flip = false;
+  // Back to back into one target, and chained: the yardstick's two forms.
+  const { backToBack, chained } = await copyPassYardstick(engine, source, timing);
   const alternating = await perCall(engine, () => {
     flip = !flip;
     gpu.pass(copy, flip ? a : b, { u_source: stream.texture });
   }, timing);
-  const chained = (await perCall(engine, () => {
-    gpu.pass(copy, a, { u_source: stream.texture });
-    gpu.pass(copy, b, { u_source: a.texture });
-  }, timing)) / 2;
   rows.push({ batch, backToBack, alternating, chained });
   console.log(`batches of ${String(batch).padStart(2)}: back to back into one target ${backToBack.toFixed(2).padStart(7)} ms, alternating two targets ${alternating.toFixed(2).padStart(7)} ms, chained ${chained.toFixed(2).padStart(7)} ms`);
 }
-// The copies are exact (a yardstick that copied nothing would be no yardstick).
+// The copies are exact (a yardstick that copied nothing would be no yardstick): the last
+// alternating copy's target.
 const got = new Uint32Array(width * height * 4);
-gl.bindFramebuffer(gl.FRAMEBUFFER, b.framebuffer);
+gl.bindFramebuffer(gl.FRAMEBUFFER, (flip ? a : b).framebuffer);
 gl.readPixels(0, 0, width, height, gl.RGBA_INTEGER, gl.UNSIGNED_INT, got);
 gl.bindFramebuffer(gl.FRAMEBUFFER, null);
 for (let i = 0; i < n; i++) {

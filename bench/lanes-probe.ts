@@ -13,13 +13,11 @@
 // On the GPU server: bench/README.md "Running on a headless NVIDIA GPU server" (the egl route's shim
 // gives headless-gl its 8 draw buffers).
 import { parseArgs } from 'node:util';
-import { createEngine, type Stream } from '../src/index.js';
-import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { gpuOf } from '../src/internal.js';
+import type { Stream } from '../src/index.js';
 import { texelFormats } from '../src/texel-format.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
 import { BITMASK_SHAPE } from '../src/compact/bitmask.js';
-import { copyPassYardstick, passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
+import { copyPassYardstick, passTimes, perCall as timePerCall, probeEngine, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -42,13 +40,8 @@ if (!sizes.every((s) => Number.isInteger(s) && s >= 4 && s <= 24) || !(repeats >
   process.exit(2);
 }
 
-const gl = createHeadlessContext();
-// A pool that holds every target of a 2^24 call (the default 64 MiB holds one such target: the
-// calls would allocate, i.e. clear, their textures every time).
-const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
-const gpu = gpuOf(engine);
+const { engine, gpu, renderer } = probeEngine();
 const drawBuffers = engine.caps.drawBuffers;
-const renderer = headlessRenderer(gl);
 console.log(`renderer: ${renderer}; draw buffers: ${drawBuffers}; batches of ${batch}, median of ${repeats}; texture pool 1 GiB`);
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });

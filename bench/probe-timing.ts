@@ -3,8 +3,21 @@
 // probe's yardstick, and the JSON they write.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Engine } from '../src/index.js';
+import { createEngine, type Engine } from '../src/index.js';
 import { gpuOf } from '../src/internal.js';
+import { createHeadlessContext, headlessRenderer } from '../src/node.js';
+
+/**
+ * The GPU probes' context: headless-gl (8 draw buffers through bench/gpu's shim, else 1), an engine
+ * whose texture pool (1 GiB) holds every target of a 2^24-element call (the default 64 MiB holds one
+ * such target: the calls would allocate, i.e. clear, their textures every time), its internals, and
+ * the unmasked renderer each probe prints.
+ */
+export function probeEngine() {
+  const gl = createHeadlessContext();
+  const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
+  return { gl, engine, gpu: gpuOf(engine), renderer: headlessRenderer(gl) };
+}
 
 /**
  * Median ms per call of `run`: after one warm-up call, `repeats` batches of `batch` calls back to

@@ -13,11 +13,8 @@
 // Usage: node bench/build-probe.mjs scan-floor-probe, then on the GPU server (bench/README.md):
 //   GPU_BACKEND=egl bash .gpu/device.sh scan-floor-probe.mjs [--sizes 22,24] [--repeats 7] [--batch 10] [--out DIR]
 import { parseArgs } from 'node:util';
-import { createEngine } from '../src/index.js';
-import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { gpuOf } from '../src/internal.js';
 import { PAIR_FORMAT, texelFormats, type TargetFormat } from '../src/texel-format.js';
-import { copyPassYardstick, passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
+import { copyPassYardstick, passTimes, perCall as timePerCall, probeEngine, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -35,10 +32,7 @@ if (!sizes.every((s) => Number.isInteger(s) && s >= 10 && s <= 24) || !(repeats 
   process.exit(2);
 }
 
-const gl = createHeadlessContext();
-const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
-const gpu = gpuOf(engine);
-const renderer = headlessRenderer(gl);
+const { engine, gpu, renderer } = probeEngine();
 console.log(`renderer: ${renderer}; draw buffers: ${engine.caps.drawBuffers}; batches of ${batch}, median of ${repeats}`);
 if (engine.caps.drawBuffers < 8) throw new Error('scan-floor-probe needs 8 draw buffers (the egl route with bench/gpu\'s shim)');
 

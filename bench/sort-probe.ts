@@ -8,13 +8,11 @@
 //          [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
-import { createEngine } from '../src/index.js';
-import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { gpuOf } from '../src/internal.js';
 import { SORT_COUNTS, SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
 import { TREE_SHAPE, type TreeShape } from '../src/scan/summing-tree.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
-import { passTimes, perCall as timePerCall, writeProbeJson } from './probe-timing.js';
+import { passTimes, perCall as timePerCall, probeEngine, writeProbeJson } from './probe-timing.js';
 
 const { values: options } = parseArgs({
   allowNegative: true,
@@ -85,9 +83,7 @@ for (const digitBits of digitWidths) {
 }
 const profileSize = options['profile-size'] === undefined ? Math.max(...sizes) : integers('profile-size', options['profile-size'], (v) => sizes.includes(v))[0]!;
 
-const gl = createHeadlessContext();
-const engine = createEngine(gl, { texturePoolBytes: 2 ** 30 });
-const renderer = headlessRenderer(gl);
+const { engine, renderer } = probeEngine();
 if (options['draw-buffers'] !== undefined) {
   const wanted = Number(options['draw-buffers']);
   if (![1, 4, 8].includes(wanted) || wanted > engine.caps.drawBuffers) {
