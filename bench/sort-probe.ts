@@ -4,7 +4,7 @@
 // as splat viewers sort; each result checked against the CPU's stable sort once. With --profile, each
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
-//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7] [--count-groups 0,2,3]
+//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7] [--count-groups 0,2,3] [--select-directory 0,6,8]
 //          [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
@@ -37,6 +37,9 @@ const { values: options } = parseArgs({
     'draw-buffers': { type: 'string' },
     // The select's queue of masks fetched ahead (SORT_SELECT.queue): 7, 3 or both.
     queues: { type: 'string', default: String(SORT_SELECT.queue) },
+    // The select's directory spacing, log2 outputs (SORT_SELECT.directoryShift), at every size: 0
+    // searches all groups. Not given: the engine's default (a directory from SORT_SELECT.directoryFrom).
+    'select-directory': { type: 'string' },
     // Blocks per counted group, log2 (SORT_COUNTS.groupLog2): 0 counts every block.
     'count-groups': { type: 'string', default: String(SORT_COUNTS.groupLog2) },
     repeats: { type: 'string', default: '5' },
@@ -58,6 +61,8 @@ const integers = (name: string, text: string, ok: (v: number) => boolean): numbe
 const sizes = integers('sizes', options.sizes, (v) => v >= 1 && v <= 26);
 const shifts = integers('shifts', options.shifts, (v) => v >= 0 && v <= 10);
 const queues = integers('queues', options.queues, (v) => v === 3 || v === 7);
+const selectDirectories: Array<number | undefined> = options['select-directory'] === undefined ? [undefined] : integers('select-directory', options['select-directory'], (v) => v === 0 || (v >= 4 && v <= 12));
+const selectDefaults = { ...SORT_SELECT };
 const countGroups = integers('count-groups', options['count-groups'], (v) => v >= 0 && v <= 4);
 const digitWidths = integers('digit-bits', options['digit-bits'], (v) => v === 2 || v === 4);
 const [repeats] = integers('repeats', options.repeats, (v) => v >= 1);
@@ -73,11 +78,11 @@ const defaultShape = { ...TREE_SHAPE };
 const lanesAbove: number[] = options['lanes-above'] === undefined ? [LANES_SHAPE.aboveTexels] : options['lanes-above'].split(',').map(Number);
 for (const t of lanesAbove) if (!Number.isInteger(t) || t < 0) refuse(`--lanes-above: texel counts, comma-separated; got ${options['lanes-above']}`);
 // Every combination asked for; the directory's spacing matters only without the select pass.
-const variants: Array<{ digitBits: number; shift: number; select: string; shape: TreeShape | undefined; queue: number; above: number; groupLog2: number }> = [];
+const variants: Array<{ digitBits: number; shift: number; select: string; shape: TreeShape | undefined; queue: number; above: number; groupLog2: number; selectDirectory: number | undefined }> = [];
 for (const digitBits of digitWidths) {
   for (const select of selects) {
     for (const shift of select === 'off' ? shifts : [shifts[0]!]) {
-      for (const shape of treeShapes) for (const queue of queues) for (const above of lanesAbove) for (const groupLog2 of countGroups) variants.push({ digitBits, shift, select, shape, queue, above, groupLog2 });
+      for (const shape of treeShapes) for (const queue of queues) for (const above of lanesAbove) for (const groupLog2 of countGroups) for (const selectDirectory of select === 'off' ? [undefined] : selectDirectories) variants.push({ digitBits, shift, select, shape, queue, above, groupLog2, selectDirectory });
     }
   }
 }
@@ -95,7 +100,7 @@ console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
 
-const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; queue?: number; groupLog2?: number; treeShape?: TreeShape; ms: number; issueMs?: number }> = [];
+const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; queue?: number; groupLog2?: number; selectDirectory?: number; treeShape?: TreeShape; ms: number; issueMs?: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
   const n = 2 ** log2n;
@@ -119,7 +124,8 @@ for (const log2n of sizes) {
     console.log(`2^${log2n} Uint32Array.prototype.sort of the ${bits}-bit keys (host): ${hostMs.toFixed(2).padStart(8)} ms`);
     const keyStream = engine.stream(keys);
     const valueStream = engine.stream(indices);
-    for (const { digitBits, shift, select, shape, queue, above, groupLog2 } of variants) {
+    for (const { digitBits, shift, select, shape, queue, above, groupLog2, selectDirectory } of variants) {
+      Object.assign(SORT_SELECT, selectDirectory === undefined ? { directoryShift: selectDefaults.directoryShift, directoryFrom: selectDefaults.directoryFrom } : { directoryShift: selectDirectory, directoryFrom: 0 });
       LANES_SHAPE.aboveTexels = above;
       SORT_SELECT.queue = queue as 3 | 7;
       Object.assign(TREE_SHAPE as TreeShape, shape ?? defaultShape);
@@ -128,7 +134,7 @@ for (const log2n of sizes) {
       SORT_DIRECTORY.shift = shift;
       SORT_SELECT.enabled = select !== 'off';
       if (select !== 'off') SORT_SELECT.writes = select as typeof SORT_SELECT.writes;
-      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (queues.length > 1 ? ` queue ${queue}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '') + (countGroups.length > 1 ? ` groups of 2^${groupLog2}` : '');
+      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (queues.length > 1 ? ` queue ${queue}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '') + (countGroups.length > 1 ? ` groups of 2^${groupLog2}` : '') + (selectDirectory !== undefined && select !== 'off' ? (selectDirectory > 0 ? ` directory every 2^${selectDirectory}` : ' no directory') : '');
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
       const gotValues = await once.values!.read();
@@ -151,7 +157,7 @@ for (const log2n of sizes) {
         await engine.finish();
       }
       const issueMs = issued.sort((a, b) => a - b)[Math.floor(repeats / 2)]!;
-      rows.push({ what, log2n, shift, digitBits, select, queue, groupLog2, ...(shape ? { treeShape: shape } : {}), ms, issueMs });
+      rows.push({ what, log2n, shift, digitBits, select, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms, issueMs });
       console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms (calls return after ${issueMs.toFixed(2)} ms)`);
       if (options.profile && log2n === profileSize) {
         const totals = new Map<string, number>();

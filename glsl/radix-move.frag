@@ -28,10 +28,6 @@ uniform usampler2DArray u_positions;
 uniform int u_positionsWidthLog2;
 #define RANKS (4 * ATTACHMENTS)
 #endif
-#ifdef DIRECTORY
-uniform usampler2D u_directory;
-uniform int u_directoryWidthLog2;
-#endif
 out uvec4 outValue;
 
 void main() {
@@ -47,30 +43,10 @@ void main() {
 #endif
 #else
   Place place = placeOf(p);
-  uint last = uint(u_groups) - 1u;
-  uint group;
 #ifdef DIRECTORY
-  // The entry's first output has p's digit if it lies in p's bucket (which starts at p - rank).
-  uint entryStart = (p >> DIRECTORY_SHIFT) << DIRECTORY_SHIFT;
-  if (entryStart + (place.target - place.offset) >= p) {
-    uint low = texelFetch(u_directory, texelOf(p >> DIRECTORY_SHIFT, uint(u_directoryWidthLog2)), 0).r;
-    uint stride = 1u;
-    uint high = low;
-    // The fetch stays out of the loop's condition: with it there, the H100 (ANGLE on the driver's
-    // OpenGL ES) returned wrong blocks that llvmpipe did not (docs/adding-an-algorithm.md).
-    uint count = runningCount(place.digit, high);
-    while (count <= place.target && high < last) {
-      low = high + 1u;
-      high = min(high + stride, last);
-      stride <<= 1;
-      count = runningCount(place.digit, high);
-    }
-    group = groupHolding(place, low, high);
-  } else {
-    group = groupHolding(place, 0u, last);
-  }
+  uint group = groupFromDirectory(place, p);
 #else
-  group = groupHolding(place, 0u, last);
+  uint group = groupHolding(place, 0u, uint(u_groups) - 1u);
 #endif
   uvec2 element = elementAt(elementOf(place, blockIn(place, group)));
 #endif

@@ -82,3 +82,32 @@ uint elementOf(Place place, Found found) {
   uint lowCount = bitCount32(mask.x);
   return (found.block << 6) + (local < lowCount ? selectBit(mask.x, local) : 32u + selectBit(mask.y, local - lowCount));
 }
+
+#ifdef DIRECTORY
+// radix-directory.frag's entries: the group holding the element of every 2^DIRECTORY_SHIFT-th output.
+uniform usampler2D u_directory;
+uniform int u_directoryWidthLog2;
+
+// The group holding output p's element (place = placeOf(p)): from the directory entry of p's
+// 2^DIRECTORY_SHIFT outputs where that entry's output has p's digit (it lies in p's bucket, which
+// starts at p - rank), by a gallop (groups g, g+1, g+3, ...) and a search of the last stride;
+// otherwise by a binary search over all groups.
+uint groupFromDirectory(Place place, uint p) {
+  uint last = uint(u_groups) - 1u;
+  uint entryStart = (p >> DIRECTORY_SHIFT) << DIRECTORY_SHIFT;
+  if (entryStart + (place.target - place.offset) < p) return groupHolding(place, 0u, last);
+  uint low = texelFetch(u_directory, texelOf(p >> DIRECTORY_SHIFT, uint(u_directoryWidthLog2)), 0).r;
+  uint stride = 1u;
+  uint high = low;
+  // The fetch stays out of the loop's condition: with it there, the H100 (ANGLE on the driver's
+  // OpenGL ES) returned wrong blocks that llvmpipe did not (docs/adding-an-algorithm.md).
+  uint count = runningCount(place.digit, high);
+  while (count <= place.target && high < last) {
+    low = high + 1u;
+    high = min(high + stride, last);
+    stride <<= 1;
+    count = runningCount(place.digit, high);
+  }
+  return groupHolding(place, low, high);
+}
+#endif

@@ -10,7 +10,8 @@
 // - otherwise their positions in the current order, four per texel, and the move pass fetches the
 //   element at each (radix-move.frag, POSITIONS).
 // One search places the first position (its digit, its block, its bit in the block's mask, as
-// radix-move.frag does); the next ones follow in the digit's masks, block after block: outputs of
+// radix-move.frag does; with DIRECTORY, from the directory entry of every 2^DIRECTORY_SHIFT-th output,
+// radix-directory.frag, by a gallop instead of a search over all groups); the next ones follow in the digit's masks, block after block: outputs of
 // one digit take its elements in input order (stable).
 precision highp float;
 precision highp int;
@@ -81,7 +82,11 @@ void main() {
   uint streamEnd = streamLength();
   Place place = placeOf(min(first, streamEnd - 1u));
   int digit = place.digit;
+#ifdef DIRECTORY
+  Found found = blockIn(place, groupFromDirectory(place, min(first, streamEnd - 1u)));
+#else
   Found found = blockHolding(place);
+#endif
   uint block = found.block;
   // The digit's mask in that block without the elements before first's (`local` of them).
   uint local = place.target - found.before;

@@ -65,10 +65,22 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * where the next digit reads them: no move pass) or 'positions' (4 × attachments per fragment, and a
  * move pass fetches the pair at each; H200 egl, uint32 keys + values, 2^20 / 2^22 / 2^24: 6.9 / 25.9 /
  * 96.5 ms against 6.4 / 23.1 / 91.3 for 'pairs'). `queue`: masks the select fetches ahead of its
- * walk (3: 2^24 86.0 ms against 88.5 with 7). `enabled` off, 'positions' and 7 only to compare
- * (bench/sort-probe.ts --select, --queues).
+ * walk (3: 2^24 86.0 ms against 88.5 with 7). `directoryShift`: for streams of at least
+ * `directoryFrom` texels, a directory pass notes the group of every 2^directoryShift-th output
+ * (glsl/radix-directory.frag) and each select fragment gallops from its entry instead of searching
+ * all groups (0: no directory; at least log2 of a fragment's outputs). H100 egl, uint32 keys + values,
+ * two runs: 2^24 73.2-73.4 -> 70.4 ms (every 2^8: 70.6), 2^22 19.8 -> 19.3-19.5, 2^20 5.64-5.85 ->
+ * 5.53-5.58, within the runs' spread, and a pass more per digit where the sort is bound by the host:
+ * from 2^21. `enabled` off, 'positions' and 7 only to compare (bench/sort-probe.ts --select,
+ * --queues, --select-directory).
  */
-export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; queue: 3 | 7 } = { enabled: true, writes: 'pairs', queue: 3 };
+export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; queue: 3 | 7; directoryShift: number; directoryFrom: number } = {
+  enabled: true,
+  writes: 'pairs',
+  queue: 3,
+  directoryShift: 6,
+  directoryFrom: 2 ** 21,
+};
 
 export interface SortPlan {
   descending: boolean;
@@ -131,6 +143,13 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const selected = writes === 'pairs' ? groupsLayout(capacity, widthLog2, log2Exact(2 * attachments)) : undefined;
   const directoryProgram = large && !select ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
   const directory = directoryProgram ? groupsLayout(capacity, widthLog2, directoryShift) : undefined;
+  // The select's own directory, where asked for: entries at least a fragment's outputs apart.
+  const selectShift = select && SORT_SELECT.directoryShift > 0 && capacity >= SORT_SELECT.directoryFrom ? SORT_SELECT.directoryShift : undefined;
+  if (selectShift !== undefined && (!Number.isInteger(selectShift) || 2 ** selectShift < 4 * attachments || selectShift > 12)) {
+    throw new Error(`radixSort: SORT_SELECT.directoryShift must be an integer from log2 of ${4 * attachments} outputs to 12, or 0; got ${selectShift}`);
+  }
+  const selectDirectoryProgram = selectShift !== undefined ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: selectShift } }) : undefined;
+  const selectDirectory = selectShift !== undefined ? groupsLayout(capacity, widthLog2, selectShift) : undefined;
   const digits = Math.ceil(plan.bits / digitBits);
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
   // next digit has placed them; a failure frees whatever is held.
@@ -152,11 +171,18 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
         const masksUniforms = { u_masks: digitMasks.texture, u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount };
         const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, groupCount, masksUniforms, length, maxTextureSize }));
         const rankUniforms = { u_ranks: ranks.texture, u_ranksWidthLog2: counts.widthLog2, u_groups: groupCount, ...length };
+        // The select's directory (SORT_SELECT.directoryShift), where asked for.
+        let selectFind: { defines: Defines; uniforms: Record<string, unknown> } = { defines: {}, uniforms: {} };
+        if (selectDirectoryProgram && selectDirectory) {
+          const entries = scope.target(selectDirectory.width, selectDirectory.height, COUNT_FORMAT);
+          gpu.pass(selectDirectoryProgram, entries, { ...rankUniforms, u_directoryWidthLog2: selectDirectory.widthLog2 });
+          selectFind = { defines: { DIRECTORY: true, DIRECTORY_SHIFT: selectShift }, uniforms: { u_directory: entries.texture, u_directoryWidthLog2: selectDirectory.widthLog2 } };
+        }
         if (selected && !last) {
           // The select places the pairs: the next digit reads them where they are.
           const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_PAIRS: true, SELECT_QUEUE: SORT_SELECT.queue } });
-          gpu.pass(selectProgram, pairs, { ...elements, ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: selected.widthLog2 });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_PAIRS: true, SELECT_QUEUE: SORT_SELECT.queue, ...selectFind.defines } });
+          gpu.pass(selectProgram, pairs, { ...elements, ...masksUniforms, ...rankUniforms, ...selectFind.uniforms, u_positionsWidthLog2: selected.widthLog2 });
           return scope.keep(pairs);
         }
         let findUniforms = {};
@@ -166,8 +192,8 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
           // positions, which the move only copies into the keys' layout.
           const indices = selected !== undefined;
           const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...(indices ? stage : common), ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue } });
-          gpu.pass(selectProgram, positionsTarget, { ...(indices ? elements : {}), ...masksUniforms, ...rankUniforms, u_positionsWidthLog2: positions.widthLog2 });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...(indices ? stage : common), ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue, ...selectFind.defines } });
+          gpu.pass(selectProgram, positionsTarget, { ...(indices ? elements : {}), ...masksUniforms, ...rankUniforms, ...selectFind.uniforms, u_positionsWidthLog2: positions.widthLog2 });
           findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
           moveDefines = indices
             ? { ...common, LAST_DIGIT: true, POSITIONS: true, SELECTED_INDICES: true, ATTACHMENTS: attachments }

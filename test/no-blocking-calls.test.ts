@@ -17,7 +17,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, PROGRAM_CACHE_SIZE, type CompactOptions, type Engine, type ScanOptions } from '../src/index.js';
 import { LANES_SHAPE } from '../src/scan/reduce-then-scan.js';
-import { SORT_DIRECTORY } from '../src/sort.js';
+import { SORT_DIRECTORY, SORT_SELECT } from '../src/sort.js';
 import type { Stream } from '../src/index.js';
 import { testGl } from './support/phone-profile.js';
 
@@ -155,17 +155,19 @@ async function everyPath(engine: Engine, w: Watch, asyncReads: boolean, length: 
 }
 
 /**
- * The scan's lanes (where the context writes 4+ attachments) and the sort's directory (issues 22,
- * 23), forced at these small sizes, in a round of their own.
+ * The scan's lanes (where the context writes 4+ attachments) and the sort's directories (the move's,
+ * and the select's where passes write 4+ attachments; issues 22, 23), forced at these small sizes, in
+ * a round of their own.
  */
 async function largeStreamPaths(engine: Engine, w: Watch, asyncReads: boolean, length: number): Promise<void> {
   const data = Uint32Array.from({ length }, (_, i) => (i * 2654435761) % 7);
   const armed = w.armed;
   const stream = engine.stream(data);
   const values = engine.stream(Uint32Array.from(data, (_, i) => i));
-  const defaults = { lanes: { ...LANES_SHAPE }, sort: { ...SORT_DIRECTORY } };
+  const defaults = { lanes: { ...LANES_SHAPE }, sort: { ...SORT_DIRECTORY }, select: { ...SORT_SELECT } };
   Object.assign(LANES_SHAPE, { aboveTexels: 0 });
   Object.assign(SORT_DIRECTORY, { fromElements: 0 });
+  Object.assign(SORT_SELECT, { directoryFrom: 0 });
   let sums: Stream<Uint32Array>;
   let sorted: ReturnType<Engine['sort']>;
   try {
@@ -174,6 +176,7 @@ async function largeStreamPaths(engine: Engine, w: Watch, asyncReads: boolean, l
   } finally {
     Object.assign(LANES_SHAPE, defaults.lanes);
     Object.assign(SORT_DIRECTORY, defaults.sort);
+    Object.assign(SORT_SELECT, defaults.select);
   }
   w.armed = armed && asyncReads;
   let running = 0;

@@ -163,7 +163,9 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // move pass (16 or 32), with 3 or 7 blocks' masks fetched ahead (SORT_SELECT.queue); a digit changing
 // among them, or a digit's elements sparse (few distinct keys in many blocks), sends the fragment to
 // the search per output; its first search counts the masks of the blocks within a counted group
-// (SORT_COUNTS: 1, 4 or 8 blocks). Forced to 1 (the search per output), 4 and 8 attachments.
+// (SORT_COUNTS: 1, 4 or 8 blocks), or, with the select's directory (SORT_SELECT.directoryShift), a
+// gallop from the entry of every 2^shift-th output. Forced to 1 (the search per output), 4 and 8
+// attachments.
 describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', (drawBuffers) => {
   const defaults = { radix: { ...SORT_RADIX }, select: { ...SORT_SELECT }, counts: { ...SORT_COUNTS } };
   afterEach(() => {
@@ -172,12 +174,21 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     Object.assign(SORT_COUNTS, defaults.counts);
   });
 
-  it.for([[4, 'pairs', 3, 2], [4, 'positions', 7, 0], [2, 'pairs', 3, 3], [4, 'pairs', 7, 3], [2, 'positions', 3, 2]] as const)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2], context) => {
+  it.for([
+    [4, 'pairs', 3, 2, 0],
+    [4, 'positions', 7, 0, 0],
+    [2, 'pairs', 3, 3, 0],
+    [4, 'pairs', 7, 3, 0],
+    [2, 'positions', 3, 2, 0],
+    [4, 'pairs', 3, 2, 5],
+    [2, 'positions', 7, 2, 6],
+  ] as const)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none); uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift], context) => {
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
-    context.skip(drawBuffers === 1 && writes !== 'pairs', 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
+    context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     Object.assign(SORT_RADIX, { digitBits });
-    Object.assign(SORT_SELECT, { writes, queue });
+    // The select's directory forced at every size where asked for (by default from 2^21 texels), and none otherwise.
+    Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0 });
     Object.assign(SORT_COUNTS, { groupLog2 });
     try {
       for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
