@@ -3,13 +3,15 @@
 // compaction path and `auto` (order 'keep' and 'any') are timed back to back (batches of calls between
 // two gl.finish(), paths interleaved in rounds, median per call), each result checked against the CPU
 // count. Reports per point the ratio of auto to the fastest order-keeping path ('keep') and to the
-// fastest path ('any'), and the worst of each (the targets: ≤ 1.15).
+// fastest path ('any'), and the worst of each (the targets: ≤ 1.15); then the default scan against
+// every scan algorithm at each size (bench/lib/scan-sweep.ts; the target: ≤ 1.15).
 // Usage: node bench/build-bundle.mjs tuned-sweep && bash scripts/with-display.sh node bench/tmp/tuned-sweep.mjs [--json FILE] [--sample-ms 0.5]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine, type CompactOptions } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { compactCandidates, optionsForPath, TUNE_SAMPLING } from '../src/tuning.js';
+import { formatScanRow, sweepScans } from './lib/scan-sweep.js';
 
 const { values } = parseArgs({ options: {
   json: { type: 'string' }, sizes: { type: 'string', default: '10,12,14,16,18,20' }, densities: { type: 'string', default: '0.05,0.25,0.5,0.75,0.95' },
@@ -77,5 +79,7 @@ for (const n of sizes) {
   stream.dispose();
 }
 console.log(`worst: auto (keep) ×${worstKeep.toFixed(2)} of the fastest order-keeping path; auto (any) ×${worstAny.toFixed(2)} of the fastest path`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny }, null, 1)}\n`);
+const scans = await sweepScans(engine, sizes.map(Math.log2), { rounds, sync: () => gl.finish(), onRow: (row) => console.log(formatScanRow(row)) });
+console.log(`worst: the default scan ×${scans.worst.ratio.toFixed(2)} of the fastest scan (2^${scans.worst.log2n}); within 1.15 at ${scans.within115} of ${scans.rows.length} sizes`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, scanRows: scans.rows, worstScan: scans.worst }, null, 1)}\n`);
 engine.dispose();

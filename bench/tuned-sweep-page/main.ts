@@ -13,6 +13,7 @@
 //      ?traceGaps=1 (time every WebGL method during tune(): the longest stretches, and where they went).
 import { createEngine, type CompactOptions } from 'glcompact';
 import { compactCandidates, optionsForPath } from '../../src/tuning.js';
+import { formatScanRow, sweepScans, type ScanSweep } from '../lib/scan-sweep.js';
 
 interface Row {
   log2n: number;
@@ -65,6 +66,8 @@ interface SweepState {
   };
   rows: Row[];
   worst?: { keep: { ratio: number; log2n: number; density: number }; any: { ratio: number; log2n: number; density: number }; keepNet: number; anyNet: number };
+  /** The default scan against every scan algorithm at each size (bench/lib/scan-sweep.ts). */
+  scans?: ScanSweep;
   seconds?: number;
 }
 
@@ -328,8 +331,16 @@ async function run(): Promise<void> {
     }
     stream.dispose();
   }
-  engine.dispose();
   state.worst = worst;
+  status('the default scan against every scan algorithm', 0.97);
+  state.scans = await sweepScans(engine, sizes, {
+    rounds,
+    sync: () => engine.finish(),
+    batchFor: (n) => batchParam ?? (n <= 2 ** 14 ? 16 : 8),
+    order: (names) => names.map((name) => [shuffle(), name] as const).sort((a, b) => a[0] - b[0]).map(([, name]) => name),
+    onRow: (row) => (log.textContent += `${formatScanRow(row)}\n`),
+  });
+  engine.dispose();
   state.seconds = (performance.now() - started) / 1000;
   status('done', 1);
   state.done = true;
