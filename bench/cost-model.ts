@@ -8,16 +8,20 @@
 // - in-sample: all of the tune's size classes;
 // - small sizes only: the tune's size classes up to 2^14 elements (calls cheap enough to time in
 //   a frame on any renderer), so the larger classes are predicted, not measured: the case of a tune
-//   that may not spend the time a large call takes.
+//   that may not spend the time a large call takes; next to them, what the engine does then (the
+//   nearest tuned class's choice) and the built-in default (the bitmask) at every point.
+// --unconstrained: the first form of the fit, negative costs allowed.
 // A sweep's densities are not the tune's: the work at a sweep density is interpolated linearly
 // in the density between the tune's nearest two (line fragments follow the kept count; passes and
 // the rest hardly move).
-// Usage: node bench/build-probe.mjs cost-model && node bench/tmp/cost-model.mjs bench/results/issue-20/tuned-sweep-*.json
+// Usage: node bench/build-probe.mjs cost-model && node bench/tmp/cost-model.mjs [--unconstrained] bench/results/issue-20/tuned-sweep-*.json
 import { readFileSync } from 'node:fs';
-import { nearestKey, type PathWork, type TuningProfile } from '../src/tuning.js';
+import { choiceAtDensity, compactCandidates, nearest, nearestKey, type PathWork, type TuningProfile } from '../src/tuning.js';
 
-const keepPaths = ['bitmask', 'horn', 'horn-global', 'histopyramid'];
-const allPaths = [...keepPaths, 'jumping-jack', 'hybrid'];
+const keepPaths: string[] = compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path);
+const allPaths: string[] = compactCandidates.map((c) => c.path);
+/** --unconstrained: plain least squares, negative costs allowed (what the first form of this script fitted). */
+const unconstrained = process.argv.includes('--unconstrained');
 /** The largest size class (log2 of the class's capacity) the small-sizes fit uses: calls of up to 2^14 elements. */
 const SMALL_CLASS = 14;
 const TARGET = 1.15;
@@ -53,6 +57,7 @@ function leastSquares(samples: Sample[], use: number[]): number[] {
  * at least 0 (three features: seven subsets, exact).
  */
 function fit(samples: Sample[]): number[] {
+  if (unconstrained) return leastSquares(samples, [0, 1, 2]);
   let best = [0, 0, 0];
   let bestResidual = Infinity;
   for (let subset = 1; subset < 8; subset++) {
@@ -92,8 +97,10 @@ function workAt(profile: TuningProfile, sizeClass: string, density: number, path
   };
   if (tuned.length === 1) return at(tuned[0]!);
   // The two tuned densities around `density` (or the nearest two at either end).
+  // Between the two around `density`, or from the nearest two at either end (extended linearly).
   let i = tuned.findIndex((d) => d >= density);
-  if (i <= 0) i = 1;
+  if (i < 0) i = tuned.length - 1;
+  else if (i === 0) i = 1;
   const [d0, d1] = [tuned[i - 1]!, tuned[Math.min(i, tuned.length - 1)]!];
   const [w0, w1] = [at(d0), at(d1)];
   if (!w0 || !w1) return w0 ?? w1;
@@ -155,15 +162,22 @@ function perPathPick(profile: TuningProfile, large: Set<string>) {
   };
 }
 
-const show = (s: Score) => `${s.worstKeep.toFixed(2)} / ${s.worstAny.toFixed(2)}, ${s.within} of ${s.points} within ${TARGET}`;
-const coefficients = (c: number[]) => `${c[0]!.toFixed(4)} ms/pass + ${c[1]!.toFixed(2)} ms/10^6 fragments + ${c[2]!.toFixed(2)} ms/10^6 line fragments`;
+/** The profile as a tune of the size classes up to SMALL_CLASS alone would have left it. */
+function smallSizesOnly(profile: TuningProfile): TuningProfile {
+  const small = (key: string) => Number(key.split('/')[0]) <= SMALL_CLASS;
+  const pick = <T>(table: Record<string, T>) => Object.fromEntries(Object.entries(table).filter(([key]) => small(key)));
+  return { ...profile, compact: { keep: pick(profile.compact.keep), any: pick(profile.compact.any) }, scan: pick(profile.scan), timings: pick(profile.timings), work: pick(profile.work) };
+}
 
-for (const file of process.argv.slice(2)) {
+const show = (s: Score) => `${s.worstKeep.toFixed(2)} / ${s.worstAny.toFixed(2)}, ${s.within} of ${s.points} within ${TARGET}`;
+const showCoefficients = (c: number[]) => `${c[0]!.toFixed(4)} ms/pass + ${c[1]!.toFixed(2)} ms/10^6 fragments + ${c[2]!.toFixed(2)} ms/10^6 line fragments`;
+
+for (const file of process.argv.slice(2).filter((arg) => arg !== '--unconstrained')) {
   const sweep = JSON.parse(readFileSync(file, 'utf8')) as { renderer?: string; profile?: TuningProfile; rows?: Row[] };
   const profile = sweep.profile;
   if (!profile?.work || !sweep.rows?.length || !sweep.rows[0]!.ms) continue; // not a tuned sweep
   const classes = Object.keys(profile.compact.keep);
-  const modelPick = (coefficients: number[], large: Set<string> | undefined) => (row: Row, paths: string[]) => {
+  const modelPick = (costs: number[], large: Set<string> | undefined) => (row: Row, paths: string[]) => {
     const sizeClass = nearestKey(profile.compact.keep, 2 ** row.log2n)!;
     if (large && !large.has(sizeClass)) return undefined; // scored where predicted only
     let best: string | undefined;
@@ -171,7 +185,7 @@ for (const file of process.argv.slice(2)) {
     for (const path of paths) {
       const x = workAt(profile, sizeClass, row.density, path);
       if (!x) continue;
-      const ms = coefficients[0]! * x[0]! + coefficients[1]! * x[1]! + coefficients[2]! * x[2]!;
+      const ms = costs[0]! * x[0]! + costs[1]! * x[1]! + costs[2]! * x[2]!;
       if (ms < bestMs) [best, bestMs] = [path, ms];
     }
     return best;
@@ -182,13 +196,21 @@ for (const file of process.argv.slice(2)) {
   const small = fit(samplesOf(profile, (c) => c <= SMALL_CLASS));
   const onLarge = (row: Row) => large.has(nearestKey(profile.compact.keep, 2 ** row.log2n)!);
   const largeRows = sweep.rows.filter(onLarge);
+  // What the engine does with a profile tuned at the small sizes only: a size class takes the nearest
+  // tuned one's choice, left at a counted density where that class timed another path 1.15x faster
+  // (tuning.ts choiceAtDensity, as the sweeps' auto runs after a count).
+  const smallProfile = smallSizesOnly(profile);
+  const nearestClass = (row: Row, paths: string[]) => {
+    const order = paths === keepPaths ? 'keep' : 'any';
+    return choiceAtDensity(smallProfile, order, 2 ** row.log2n, row.density, 1.15) ?? nearest(smallProfile.compact[order], 2 ** row.log2n);
+  };
   const perPath = perPathPick(profile, large);
   const autoScore = (rows: Row[]) => (rows[0]?.autoKeepPath ? show(score(rows, auto)) : 'not recorded');
   console.log(`${file.split('/').pop()} (${sweep.renderer ?? profile.renderer})`);
-  console.log(`  every point (${sweep.rows.length}): fitted to the whole tune ${show(score(sweep.rows, modelPick(inSample, undefined)))} [${coefficients(inSample)}]; auto ${autoScore(sweep.rows)}`);
+  console.log(`  every point (${sweep.rows.length}): fitted to the whole tune ${show(score(sweep.rows, modelPick(inSample, undefined)))} [${showCoefficients(inSample)}]; auto ${autoScore(sweep.rows)}`);
   if (largeRows.length === 0) continue;
   console.log(
-    `  size classes ${[...large].join(', ')} (${largeRows.length} points), predicted from those up to ${SMALL_CLASS}: three counts ${show(score(largeRows, modelPick(small, large)))} [${coefficients(small)}]; ` +
-      `per-path lines ${show(score(largeRows, perPath))}; the bitmask always ${show(score(largeRows, (_row, paths) => (paths.includes('bitmask') ? 'bitmask' : undefined)))}; auto, measured ${autoScore(largeRows)}`,
+    `  size classes ${[...large].join(', ')} (${largeRows.length} points), predicted from those up to ${SMALL_CLASS}: three counts ${show(score(largeRows, modelPick(small, large)))} [${showCoefficients(small)}]; ` +
+      `per-path lines ${show(score(largeRows, perPath))}; the nearest tuned class ${show(score(largeRows, nearestClass))}; the bitmask always ${show(score(largeRows, (_row, paths) => (paths.includes('bitmask') ? 'bitmask' : undefined)))}; auto, measured ${autoScore(largeRows)}`,
   );
 }

@@ -31,8 +31,8 @@ function interpolatedChoice(profile: TuningProfile, order: 'keep' | 'any', capac
 const interpolate = process.argv.includes('--interpolate');
 const choose = interpolate ? interpolatedChoice : choiceAtDensity;
 
-const keepPaths = ['bitmask', 'horn', 'horn-global', 'histopyramid'];
-const allPaths = [...keepPaths, 'jumping-jack', 'hybrid'];
+const keepPaths: string[] = compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path);
+const allPaths: string[] = compactCandidates.map((c) => c.path);
 const margins = [1.15, 1.25, 1.35, 1.5, Infinity];
 interface Row { log2n: number; density: number; ms: Record<string, number>; autoKeepPath: string; autoAnyPath: string }
 

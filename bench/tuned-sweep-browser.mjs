@@ -4,7 +4,9 @@
 // scripts/browsers.mjs, prints each point as it comes, and writes
 // <out>/tuned-sweep-<engine>-<renderer-slug>-<date>[-quick].json: the renderer, what engine.tune()
 // cost (wall time, longest stretch without yielding), the profile, every point's timings and the
-// worst auto/fastest ratios. A count that differs from the CPU's fails the run (exit 1).
+// worst auto/fastest ratios, then the default scan against every scan algorithm per size
+// (bench/lib/scan-sweep.ts: `scanRows`, `worstScan`). A count or scan that differs from the CPU's
+// fails the run (exit 1).
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
@@ -104,14 +106,14 @@ const document = {
   ...(values.browser === 'chromium' ? { chromiumArgs } : {}), userAgent: results.userAgent,
   renderer, rendererStrings: results.renderer, timerQuery: results.timerQuery, parallelShaderCompile: results.parallelShaderCompile,
   package: pkg.name, packageVersion: pkg.version, commit, uncommitted, node: process.version, date, quick: q, config: results.config,
-  timing: 'wall: a batch of back-to-back compact()+dispose() calls between two await engine.finish(), per call; series interleaved in seeded rounds; median of the rounds',
+  timing: 'wall: a batch of back-to-back compact()+dispose() (or scan()+dispose()) calls between two await engine.finish(), per call; series interleaved in seeded rounds; median of the rounds',
   loadAverageAtStart, loadAverageAtEnd: loadavg(), load1mDuringRun: { max: Math.max(...load1m), mean: load1m.reduce((a, b) => a + b, 0) / load1m.length, samples: load1m.length }, seconds: Math.round((performance.now() - started) / 100) / 10,
   tune: { wallMs: tune.wallMs, longestGapMs: tune.longestGapMs, idleLongestGapMs: tune.idleLongestGapMs, longTasks: tune.longTasks, ...(tune.gaps?.length ? { gaps: tune.gaps } : {}), sizes: results.config.tuneSizes.map((s) => 2 ** s) },
   choices: { keep: tune.profile.compact.keep, any: tune.profile.compact.any, scan: tune.profile.scan },
   worst: { ...worst, keepWithin115: within('keepRatio'), anyWithin115: within('anyRatio'), points: rows.length,
     keepMissesOnTheSamePath: samePathMisses('keepRatio', 'keepSamePath'), anyMissesOnTheSamePath: samePathMisses('anyRatio', 'anySamePath') },
   rows, profile: tune.profile,
-  scanRows: results.scans.rows, worstScan: { ...results.scans.worst, within115: results.scans.within115, sizes: results.scans.rows.length },
+  ...(results.scans ? { scanRows: results.scans.rows, worstScan: { ...results.scans.worst, within115: results.scans.within115, sizes: results.scans.rows.length } } : {}),
 };
 await mkdir(out, { recursive: true });
 const file = join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values.tag ? `-${values.tag}` : ''}.json`);
@@ -122,5 +124,5 @@ console.log(`tune(): ${tune.wallMs.toFixed(0)} ms wall, longest stretch without 
 console.log(`tuned: keep ${JSON.stringify(document.choices.keep)}, any ${JSON.stringify(document.choices.any)}, scan ${JSON.stringify(document.choices.scan)}`);
 console.log(`worst auto (keep) / fastest order-keeping: ×${worst.keep.ratio.toFixed(2)} at 2^${worst.keep.log2n}, ${worst.keep.density * 100} % kept; within 1.15 at ${document.worst.keepWithin115} of ${rows.length} points, ${document.worst.keepMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.keepNet.toFixed(2)})`);
 console.log(`worst auto (any) / fastest path:            ×${worst.any.ratio.toFixed(2)} at 2^${worst.any.log2n}, ${worst.any.density * 100} % kept; within 1.15 at ${document.worst.anyWithin115} of ${rows.length} points, ${document.worst.anyMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.anyNet.toFixed(2)})`);
-console.log(`worst default scan / fastest scan: ×${results.scans.worst.ratio.toFixed(2)} at 2^${results.scans.worst.log2n}; within 1.15 at ${results.scans.within115} of ${results.scans.rows.length} sizes (${results.scans.rows.map((r) => `2^${r.log2n} ${r.defaultPath} ×${r.ratio.toFixed(2)}`).join(', ')})`);
+if (results.scans) console.log(`worst default scan / fastest scan: ×${results.scans.worst.ratio.toFixed(2)} at 2^${results.scans.worst.log2n}; within 1.15 at ${results.scans.within115} of ${results.scans.rows.length} sizes (${results.scans.rows.map((r) => `2^${r.log2n} ${r.defaultPath} ×${r.ratio.toFixed(2)}`).join(', ')})`);
 console.log(`load average ${loadAverageAtStart.map((x) => x.toFixed(2)).join(' ')} at start, ${document.loadAverageAtEnd.map((x) => x.toFixed(2)).join(' ')} at end, 1-min max ${document.load1mDuringRun.max.toFixed(2)} (mean ${document.load1mDuringRun.mean.toFixed(2)}) on ${cpus().length} cores; ${document.seconds} s; wrote ${file}`);

@@ -10,8 +10,9 @@
 // - otherwise their positions in the current order, four per texel, and the move pass fetches the
 //   element at each (radix-move.frag, POSITIONS).
 // One search places the first position (its digit, its block, its bit in the block's mask, as
-// radix-move.frag does; with DIRECTORY, from the directory entry of every 2^DIRECTORY_SHIFT-th output,
-// radix-directory.frag, by a gallop instead of a search over all groups); the next ones follow in the digit's masks, block after block: outputs of
+// radix-move.frag does; with DIRECTORY, a gallop from the directory entry of its 2^DIRECTORY_SHIFT
+// outputs, radix-directory.frag, where that entry's output has its digit, else a search over all
+// groups); the next ones follow in the digit's masks, block after block: outputs of
 // one digit take its elements in input order (stable).
 precision highp float;
 precision highp int;

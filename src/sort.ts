@@ -6,7 +6,8 @@
 // uint32 keys + values: 79.3 -> 74.4 ms against a pass per pair comparing packed fields); the masks' bit counts per
 // group of 2^SORT_COUNTS.groupLog2 blocks (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass writes 4 or more
 // attachments, a select pass (glsl/radix-select.frag) places 2 × attachments consecutive outputs per
-// fragment (one search, then a walk along the digit's masks) and writes their pairs into the layers of
+// fragment (one search, from SORT_SELECT.directoryFrom elements a gallop from a directory entry per
+// 2^SORT_SELECT.directoryShift outputs, then a walk along the digit's masks) and writes their pairs into the layers of
 // a TEXTURE_2D_ARRAY, where the next digit reads them (SORT_SELECT.writes 'pairs'; H200 egl, 2^22
 // uint32 keys + values: 25.9 -> 23.1 ms against a select writing 4 × attachments positions and a move
 // pass fetching the pair at each, which stays as 'positions'); the last digit's select writes the
@@ -61,17 +62,17 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
 /**
  * Where a pass writes 4 or more attachments, a select pass per digit finds where the elements of
  * consecutive outputs are (one search, then a walk along the digit's masks: glsl/radix-select.frag),
- * with no directory. `writes`: 'pairs' (2 × attachments outputs per fragment, their pairs written
+ * with no move pass's directory (its own: `directoryShift` below). `writes`: 'pairs' (2 × attachments outputs per fragment, their pairs written
  * where the next digit reads them: no move pass) or 'positions' (4 × attachments per fragment, and a
  * move pass fetches the pair at each; H200 egl, uint32 keys + values, 2^20 / 2^22 / 2^24: 6.9 / 25.9 /
  * 96.5 ms against 6.4 / 23.1 / 91.3 for 'pairs'). `queue`: masks the select fetches ahead of its
  * walk (3: 2^24 86.0 ms against 88.5 with 7). `directoryShift`: for streams of at least
  * `directoryFrom` texels, a directory pass notes the group of every 2^directoryShift-th output
  * (glsl/radix-directory.frag) and each select fragment gallops from its entry instead of searching
- * all groups (0: no directory; at least log2 of a fragment's outputs). H100 egl, uint32 keys + values,
- * two runs: 2^24 73.2-73.4 -> 70.4 ms (every 2^8: 70.6), 2^22 19.8 -> 19.3-19.5, 2^20 5.64-5.85 ->
- * 5.53-5.58, within the runs' spread, and a pass more per digit where the sort is bound by the host:
- * from 2^21. `enabled` off, 'positions' and 7 only to compare (bench/sort-probe.ts --select,
+ * all groups. H100 egl, uint32 keys + values, two runs: 2^24 73.2-73.4 -> 70.4 ms (every 2^8:
+ * 70.6), 2^22 19.8 -> 19.3-19.5; 2^20 5.64-5.85 -> 5.53-5.58 in the second run, the first spiking to
+ * 18-23 with it: no gain there, and a pass more per digit where the sort is bound by the host, so
+ * from 2^21. 0: no directory. `enabled` off, 'positions' and 7 only to compare (bench/sort-probe.ts --select,
  * --queues, --select-directory).
  */
 export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; queue: 3 | 7; directoryShift: number; directoryFrom: number } = {
@@ -144,10 +145,14 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const directoryProgram = large && !select ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
   const directory = directoryProgram ? groupsLayout(capacity, widthLog2, directoryShift) : undefined;
   // The select's own directory, where asked for: entries at least a fragment's outputs apart.
-  const selectShift = select && SORT_SELECT.directoryShift > 0 && capacity >= SORT_SELECT.directoryFrom ? SORT_SELECT.directoryShift : undefined;
-  if (selectShift !== undefined && (!Number.isInteger(selectShift) || 2 ** selectShift < 4 * attachments || selectShift > 12)) {
-    throw new Error(`radixSort: SORT_SELECT.directoryShift must be an integer from log2 of ${4 * attachments} outputs to 12, or 0; got ${selectShift}`);
+  // An entry per fragment at least (the last digit's select places 4 × attachments outputs per
+  // fragment, the others 2 ×): a closer spacing would make more searches than it saves. At most 2^12
+  // outputs apart, so a gallop stays within a few dozen groups (a group holds ~16 of a digit's elements).
+  const shiftRange = [Math.log2(4 * attachments), 12];
+  if (select && SORT_SELECT.directoryShift !== 0 && !(Number.isInteger(SORT_SELECT.directoryShift) && SORT_SELECT.directoryShift >= shiftRange[0]! && SORT_SELECT.directoryShift <= shiftRange[1]!)) {
+    throw new Error(`radixSort: SORT_SELECT.directoryShift must be 0 (no directory) or an integer from ${shiftRange[0]} (log2 of the ${4 * attachments} outputs of the last digit's select fragment with ${attachments} attachments) to ${shiftRange[1]}; got ${SORT_SELECT.directoryShift}`);
   }
+  const selectShift = select && SORT_SELECT.directoryShift > 0 && capacity >= SORT_SELECT.directoryFrom ? SORT_SELECT.directoryShift : undefined;
   const selectDirectoryProgram = selectShift !== undefined ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: selectShift } }) : undefined;
   const selectDirectory = selectShift !== undefined ? groupsLayout(capacity, widthLog2, selectShift) : undefined;
   const digits = Math.ceil(plan.bits / digitBits);

@@ -174,6 +174,26 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     Object.assign(SORT_COUNTS, defaults.counts);
   });
 
+  it('refuses a select directory closer than a fragment\'s outputs, or not an integer', async (context) => {
+    const engine = await engineWithDrawBuffers(drawBuffers);
+    context.skip(!engine || drawBuffers < 4, `no select pass with ${drawBuffers} attachment(s) per pass (or this context writes fewer)`);
+    const keys = engine!.stream(Uint32Array.from({ length: 100 }, (_, i) => (i * 37) % 11));
+    try {
+      for (const directoryShift of [3, -1, 6.5, 13]) {
+        Object.assign(SORT_SELECT, { directoryShift, directoryFrom: 0 });
+        expect(() => engine!.sort(keys), `directoryShift ${directoryShift}`).toThrow(/SORT_SELECT\.directoryShift must be 0 \(no directory\) or an integer from/);
+      }
+      // Nothing half-made: the engine still sorts once the knob is back.
+      Object.assign(SORT_SELECT, defaults.select);
+      const sorted = engine!.sort(keys);
+      expectSameBits(await sorted.keys.read(), Uint32Array.from({ length: 100 }, (_, i) => (i * 37) % 11).sort());
+      sorted.dispose();
+    } finally {
+      keys.dispose();
+      restoreDrawBuffers(engine!);
+    }
+  });
+
   it.for([
     [4, 'pairs', 3, 2, 0],
     [4, 'positions', 7, 0, 0],

@@ -337,22 +337,26 @@ function gpuTrial(ctx, point) {
 
 /**
  * engine.sort's passes (src/sort.ts): per 4-bit digit one pass packing the digits, one making each
- * block's digit masks, one counting them, one 4-component scan of the counts (n/64 blocks × 4 quads =
- * n/16 texels), then where passes write 4+ attachments a select pass, which places the pairs itself
- * (SORT_SELECT.writes 'pairs': a move pass only after the last digit's), else a move pass per digit
- * (from 2^18 elements after a directory pass); then a gather per moved stream (keys, values). The
- * scan's passes come from engine.scan of a 4-component uint32 stream of n/16 elements (the same
- * default algorithm); `formula` is compared with the draws counted.
+ * block's digit masks, one counting them per group of 4 blocks, one 4-component scan of the counts
+ * (n/256 groups × 4 quads = n/64 texels: src/sort.ts SORT_COUNTS), then where passes write 4+
+ * attachments a select pass, which places the pairs itself (SORT_SELECT.writes 'pairs': a move pass
+ * only after the last digit's), from 2^21 elements after a directory pass of its own
+ * (SORT_SELECT.directoryFrom), else a move pass per digit (from 2^18 elements after a directory pass:
+ * SORT_DIRECTORY.fromElements); then a gather per moved stream (keys, values). The scan's passes come
+ * from engine.scan of a 4-component uint32 stream of n/64 elements (the same default algorithm);
+ * `formula` is compared with the draws counted. The constants are the engine's defaults, copied
+ * (this file also runs in a page against the built package).
  */
 function sortPasses(ctx, engine, point, counted) {
   const sortCase = SORT_CASES[point.sortCase];
   const digits = Math.ceil((sortCase.bits ?? 32) / 4);
   const moved = point.withValues ? 2 : 1;
-  const scan = rgbaScanCost(ctx, engine, point.n / 16);
-  // Where a pass writes 4+ attachments, a select pass per digit (SORT_SELECT); else streams of
-  // SORT_DIRECTORY.fromElements (2^18) and more add a directory pass per digit.
+  const scan = rgbaScanCost(ctx, engine, point.n / 64);
+  // Where a pass writes 4+ attachments, a select pass per digit (SORT_SELECT), after a directory
+  // pass from SORT_SELECT.directoryFrom (2^21) elements; else streams of SORT_DIRECTORY.fromElements
+  // (2^18) and more add a directory pass per digit.
   const select = engine.caps.drawBuffers >= 4 ? 1 : 0;
-  const directory = !select && point.n >= 2 ** 18 ? 1 : 0;
+  const directory = point.n >= (select ? 2 ** 21 : 2 ** 18) ? 1 : 0;
   const moves = select ? 1 : digits;
   const formula = digits * (3 + scan.glDrawCalls + select + directory) + moves + moved;
   return {
@@ -361,7 +365,7 @@ function sortPasses(ctx, engine, point, counted) {
     moves,
     gathers: moved,
     formula,
-    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws + ${select ? '1 select' : `${directory} directory`}) + ${moves} move${moves > 1 ? 's' : ''} + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
+    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws${directory ? ' + 1 directory' : ''}${select ? ' + 1 select' : ''}) + ${moves} move${moves > 1 ? 's' : ''} + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
     countedDrawCalls: counted,
     matches: formula === counted,
   };

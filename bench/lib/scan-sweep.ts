@@ -2,8 +2,8 @@
 // chooses among (src/tuning.ts scanCandidates), measured apart from the tune: at each size, each
 // series (one per algorithm, and `engine.scan(stream)` with no algorithm: the tuned default) is
 // checked once against the CPU's inclusive scan, then timed in batches of back-to-back calls (each
-// result disposed, as an app does) between two syncs, the series interleaved in rounds (each round
-// in another order); median per call. Shared by bench/tuned-sweep.ts (Node) and bench/tuned-sweep-page (the browsers).
+// result disposed, as an app does) between two syncs, the series interleaved in rounds (rotated a
+// place per round, or as `order` says); median per call. Shared by bench/tuned-sweep.ts (Node) and bench/tuned-sweep-page (the browsers).
 import { scanCandidates } from '../../src/tuning.js';
 
 /** What the sweep asks of an engine (the page's comes from the built package, Node's from src). */
@@ -64,7 +64,8 @@ export async function sweepScans<S extends { dispose(): void }>(
   const worst = { ratio: 0, log2n: 0 };
   for (const log2n of log2Sizes) {
     const n = 2 ** log2n;
-    const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 7, 2654435761) >>> 0) % 1000);
+    // Values up to 2^24: sums wrap past 2^32 from ~2^9 elements, as uint32 scans do (mod 2^32).
+    const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 7, 2654435761) >>> 0) % 2 ** 24);
     const want = new Uint32Array(n);
     for (let i = 0, sum = 0; i < n; i++) want[i] = sum = (sum + data[i]!) >>> 0;
     const stream = engine.stream(data);
@@ -72,8 +73,12 @@ export async function sweepScans<S extends { dispose(): void }>(
       let defaultPath = '';
       for (const [name, scanOptions] of series) {
         const sums = engine.scan(stream, scanOptions);
-        const got = await sums.read();
-        sums.dispose();
+        let got: ArrayLike<number>;
+        try {
+          got = await sums.read();
+        } finally {
+          sums.dispose();
+        }
         const wrong = Array.prototype.findIndex.call(got, (v: number, i: number) => v !== want[i]);
         if (got.length !== n || wrong >= 0) throw new Error(`scan ${name} of 2^${log2n} elements: ${got.length !== n ? `length ${got.length}` : `element ${wrong} is ${got[wrong]}, the CPU says ${want[wrong]}`}`);
         if (name === DEFAULT_SCAN_SERIES) defaultPath = engine.lastScanStats!.algorithm;

@@ -55,8 +55,8 @@ export const DEFAULT_RADIX = 4;
  * llvmpipe with 8, 2^22: 31.6 ms vs 84.5. On one attachment (headless-gl) one-component streams take
  * lanes of four per group (H200 egl, 2^20 / 2^22 / 2^24: 0.54 / 1.11 / 4.08 ms against Blelloch's
  * 0.73 / 1.48 / 5.31; llvmpipe 2^22 37-45 ms against 98-112: bench/results/issue-23/one-attachment-lanes/),
- * four-component ones the summing tree (H100 egl, 2^20 / 2^22 / 2^23 texels: 0.98 / 2.99 / 5.92 ms
- * against Blelloch's 1.69 / 5.13 / 9.97; llvmpipe 2^20 / 2^22: 28.4 / 110 against 34.6 / 118:
+ * four-component ones the summing tree (H100 egl, 2^10 / 2^20 / 2^22 / 2^24 texels: 0.16 / 0.98 /
+ * 2.99 / 11.5 ms against Blelloch's 0.41 / 1.69 / 5.13 / 22.8; llvmpipe 2^20 / 2^22: 28.4 / 110 against 34.6 / 118:
  * bench/results/issue-23/vec4-one-attachment/; until 2026-11-26 Blelloch took every scan above 2^21
  * texels there, from a crossover measured on one-component data). Blocks: Blelloch's work-efficient
  * tree, except in blocks of 16, where recursive doubling's few passes win, as in the paper's Fig. 9
