@@ -5,8 +5,11 @@
 // 'any') and the points within 1.15 on both. At the engine's margin (1.15) the replay must agree
 // with the path the sweep ran (it prints how many of its choices do). With --interpolate, the switch
 // compares the paths' timings interpolated linearly between the two tuned densities around the
-// call's (the engine takes the nearest tuned density's).
-// Usage: node bench/build-probe.mjs switch-replay && node bench/tmp/switch-replay.mjs [--interpolate] bench/results/issue-20/tuned-sweep-*.json
+// call's (the engine takes the nearest tuned density's). With --keep-default, the switch stays at
+// 1.15 and what varies is the margin by which tune() keeps the built-in default (the bitmask) as a
+// size class's choice (src/engine.ts KEEP_DEFAULT_WITHIN, 1.1): each class's choice is made again
+// from the profile's timings, as tune() makes it, at 1.1, 1.2, 1.3 and 1.5.
+// Usage: node bench/build-probe.mjs switch-replay && node bench/tmp/switch-replay.mjs [--interpolate | --keep-default] bench/results/issue-20/tuned-sweep-*.json
 import { readFileSync } from 'node:fs';
 import type { CompactionAlgorithm } from '../src/compact/algorithm-names.js';
 import { choiceAtDensity, compactCandidates, nearest, nearestKey, type TuningProfile } from '../src/tuning.js';
@@ -29,25 +32,50 @@ function interpolatedChoice(profile: TuningProfile, order: 'keep' | 'any', capac
   return paths.includes(chosen) && time(chosen) <= time(best) * stayWithin ? chosen : best;
 }
 const interpolate = process.argv.includes('--interpolate');
+const keepDefault = process.argv.includes('--keep-default');
+
+/**
+ * The size classes' choices as tune() makes them (src/engine.ts, `fastest`): the path whose worst
+ * ratio to the fastest over the tuned densities is smallest (then the least total time), unless the
+ * bitmask's worst ratio is within `within` of it.
+ */
+function chooseAgain(profile: TuningProfile, within: number): TuningProfile {
+  const compact = { keep: {} as Record<string, CompactionAlgorithm>, any: {} as Record<string, CompactionAlgorithm> };
+  for (const key of Object.keys(profile.compact.keep)) {
+    const points = Object.keys(profile.timings).filter((p) => p.startsWith(`${key}/`) && !p.endsWith('/scan'));
+    const fastest = (paths: string[]) => {
+      const total = (path: string) => points.reduce((sum, p) => sum + profile.timings[p]![path]!, 0);
+      const worst = (path: string) => Math.max(...points.map((p) => profile.timings[p]![path]! / Math.max(Math.min(...paths.map((o) => profile.timings[p]![o]!)), 1e-6)));
+      const ratios = new Map(paths.map((path) => [path, worst(path)]));
+      const best = paths.reduce((a, b) => (ratios.get(b)! < ratios.get(a)! || (ratios.get(b) === ratios.get(a) && total(b) < total(a)) ? b : a));
+      return (ratios.get('bitmask')! <= ratios.get(best)! * within ? 'bitmask' : best) as CompactionAlgorithm;
+    };
+    compact.keep[key] = fastest(keepPaths);
+    compact.any[key] = fastest(allPaths);
+  }
+  return { ...profile, compact };
+}
 const choose = interpolate ? interpolatedChoice : choiceAtDensity;
 
 const keepPaths: string[] = compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path);
 const allPaths: string[] = compactCandidates.map((c) => c.path);
-const margins = [1.15, 1.25, 1.35, 1.5, Infinity];
+const margins = keepDefault ? [1.1, 1.2, 1.3, 1.5] : [1.15, 1.25, 1.35, 1.5, Infinity];
+const ENGINE_MARGIN = keepDefault ? 1.1 : 1.15;
 interface Row { log2n: number; density: number; ms: Record<string, number>; autoKeepPath: string; autoAnyPath: string }
 
-for (const file of process.argv.slice(2).filter((arg) => arg !== '--interpolate')) {
+for (const file of process.argv.slice(2).filter((arg) => !arg.startsWith('--'))) {
   const sweep = JSON.parse(readFileSync(file, 'utf8')) as { profile?: TuningProfile; rows?: Row[] };
   if (!sweep.profile || !sweep.rows?.[0]?.autoKeepPath) continue; // not a tuned sweep with its paths
-  const profile = sweep.profile;
   let agree = 0;
   const scores = margins.map((margin) => {
+    const profile = keepDefault ? chooseAgain(sweep.profile!, margin) : sweep.profile!;
+    const switchAt = keepDefault ? 1.15 : margin;
     let worstKeep = 0, worstAny = 0, within = 0;
     for (const row of sweep.rows!) {
       const capacity = 2 ** row.log2n;
-      const keep = choose(profile, 'keep', capacity, row.density, margin) ?? nearest(profile.compact.keep, capacity)!;
-      const any = choose(profile, 'any', capacity, row.density, margin) ?? nearest(profile.compact.any, capacity)!;
-      if (margin === 1.15) agree += Number(keep === row.autoKeepPath) + Number(any === row.autoAnyPath);
+      const keep = choose(profile, 'keep', capacity, row.density, switchAt) ?? nearest(profile.compact.keep, capacity)!;
+      const any = choose(profile, 'any', capacity, row.density, switchAt) ?? nearest(profile.compact.any, capacity)!;
+      if (margin === ENGINE_MARGIN) agree += Number(keep === row.autoKeepPath) + Number(any === row.autoAnyPath);
       const keepRatio = row.ms[keep]! / Math.min(...keepPaths.map((path) => row.ms[path]!));
       const anyRatio = row.ms[any]! / Math.min(...allPaths.map((path) => row.ms[path]!));
       worstKeep = Math.max(worstKeep, keepRatio);
