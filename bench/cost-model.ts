@@ -96,8 +96,8 @@ function workAt(profile: TuningProfile, sizeClass: string, density: number, path
     return w ? features(w) : undefined;
   };
   if (tuned.length === 1) return at(tuned[0]!);
-  // The two tuned densities around `density` (or the nearest two at either end).
-  // Between the two around `density`, or from the nearest two at either end (extended linearly).
+  // Between the two tuned densities around `density`, or from the nearest two at either end
+  // (extended linearly: the work follows the kept count).
   let i = tuned.findIndex((d) => d >= density);
   if (i < 0) i = tuned.length - 1;
   else if (i === 0) i = 1;

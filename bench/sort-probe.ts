@@ -61,7 +61,9 @@ const integers = (name: string, text: string, ok: (v: number) => boolean): numbe
 const sizes = integers('sizes', options.sizes, (v) => v >= 1 && v <= 26);
 const shifts = integers('shifts', options.shifts, (v) => v >= 0 && v <= 10);
 const queues = integers('queues', options.queues, (v) => v === 3 || v === 7);
-const selectDirectories: Array<number | undefined> = options['select-directory'] === undefined ? [undefined] : integers('select-directory', options['select-directory'], (v) => v === 0 || (v >= 5 && v <= 12)); // 5: the 32 outputs of an 8-attachment last-digit select fragment (src/sort.ts)
+// 0, or from log2 of a last-digit select fragment's outputs (4 × attachments) to 12; the engine checks
+// the bound against the attachments in use (src/sort.ts), so 4 passes here for --draw-buffers 4.
+const selectDirectories: Array<number | undefined> = options['select-directory'] === undefined ? [undefined] : integers('select-directory', options['select-directory'], (v) => v === 0 || (v >= 4 && v <= 12));
 const selectDefaults = { ...SORT_SELECT };
 const countGroups = integers('count-groups', options['count-groups'], (v) => v >= 0 && v <= 4);
 const digitWidths = integers('digit-bits', options['digit-bits'], (v) => v === 2 || v === 4);

@@ -685,7 +685,8 @@ export class Engine {
    * Measures every compaction path and scan on this context, at `options.sizes` and (compactions)
    * `options.densities`, and from then on 'auto' and the default whole-stream scan (of one-component
    * streams, the kind it times) take the fastest for the nearest measured size (so tune the sizes the
-   * app uses: a choice made on small, host-bound calls can be 2-3× off 16× larger): among the
+   * app uses: on an H100 a choice made on small, host-bound calls was 1.1-1.5× off 4-16× larger and
+   * 2-3× off 64× larger): among the
    * order-keeping paths by default, among all with
    * `order: 'any'`. A compaction's density is unknown before it runs, so 'auto' takes the path with the
    * smallest worst ratio over the tuned densities until the app reads a count (`result.count()` or

@@ -70,9 +70,10 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * `directoryFrom` texels, a directory pass notes the group of every 2^directoryShift-th output
  * (glsl/radix-directory.frag) and each select fragment gallops from its entry instead of searching
  * all groups. H100 egl, uint32 keys + values, two runs: 2^24 73.2-73.4 -> 70.4 ms (every 2^8:
- * 70.6), 2^22 19.8 -> 19.3-19.5; 2^20 5.64-5.85 -> 5.53-5.58 in the second run, the first spiking to
- * 18-23 with it: no gain there, and a pass more per digit where the sort is bound by the host, so
- * from 2^21. 0: no directory. `enabled` off, 'positions' and 7 only to compare (bench/sort-probe.ts --select,
+ * 70.6), 2^22 19.8 -> 19.3-19.5; 2^20 second run 5.64 -> 5.53-5.58, first 5.85 -> 18-23 (spikes), a
+ * later call 5.62-5.66 -> 5.60-5.68: no gain there, and a pass more per digit where the sort is bound
+ * by the host, so from 2^21. 0: no directory; otherwise log2(4 × attachments) to 12 (checked at
+ * every call that runs a select). `enabled` off, 'positions' and 7 only to compare (bench/sort-probe.ts --select,
  * --queues, --select-directory).
  */
 export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; queue: 3 | 7; directoryShift: number; directoryFrom: number } = {
@@ -103,6 +104,13 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   // radix-digit-masks.frag writes 1, 2, 4 or 8 layers, and each fragment a whole number of pairs.
   if (![1, 2, 4, 8].includes(maskLayers)) throw new Error(`radixSort: ${gpu.drawBuffers} draw buffers give ${maskLayers} mask layers; 1, 2, 4 or 8 expected`);
   if (!Number.isInteger(groupLog2) || groupLog2 < 0 || groupLog2 > 4) throw new Error(`radixSort: SORT_COUNTS.groupLog2 must be an integer from 0 to 4; got ${groupLog2}`);
+  // An entry per fragment at least (the last digit's select places 4 × attachments outputs per
+  // fragment, the others 2 ×): a closer spacing would make more searches than it saves. At most 2^12
+  // outputs apart, so a gallop stays within a few dozen groups (a group holds ~16 of a digit's elements).
+  const shiftRange = [Math.log2(4 * gpu.drawBuffers), 12];
+  if (SORT_SELECT.enabled && gpu.drawBuffers >= 4 && SORT_SELECT.directoryShift !== 0 && !(Number.isInteger(SORT_SELECT.directoryShift) && SORT_SELECT.directoryShift >= shiftRange[0]! && SORT_SELECT.directoryShift <= shiftRange[1]!)) {
+    throw new Error(`radixSort: SORT_SELECT.directoryShift must be 0 (no directory) or an integer from ${shiftRange[0]} (log2 of the ${4 * gpu.drawBuffers} outputs of the last digit's select fragment with ${gpu.drawBuffers} attachments) to ${shiftRange[1]}; got ${SORT_SELECT.directoryShift}`);
+  }
   const common = {
     FLOAT_VALUES: keys.type === 'float32',
     INT_VALUES: keys.type === 'int32',
@@ -145,13 +153,6 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const directoryProgram = large && !select ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
   const directory = directoryProgram ? groupsLayout(capacity, widthLog2, directoryShift) : undefined;
   // The select's own directory, where asked for: entries at least a fragment's outputs apart.
-  // An entry per fragment at least (the last digit's select places 4 × attachments outputs per
-  // fragment, the others 2 ×): a closer spacing would make more searches than it saves. At most 2^12
-  // outputs apart, so a gallop stays within a few dozen groups (a group holds ~16 of a digit's elements).
-  const shiftRange = [Math.log2(4 * attachments), 12];
-  if (select && SORT_SELECT.directoryShift !== 0 && !(Number.isInteger(SORT_SELECT.directoryShift) && SORT_SELECT.directoryShift >= shiftRange[0]! && SORT_SELECT.directoryShift <= shiftRange[1]!)) {
-    throw new Error(`radixSort: SORT_SELECT.directoryShift must be 0 (no directory) or an integer from ${shiftRange[0]} (log2 of the ${4 * attachments} outputs of the last digit's select fragment with ${attachments} attachments) to ${shiftRange[1]}; got ${SORT_SELECT.directoryShift}`);
-  }
   const selectShift = select && SORT_SELECT.directoryShift > 0 && capacity >= SORT_SELECT.directoryFrom ? SORT_SELECT.directoryShift : undefined;
   const selectDirectoryProgram = selectShift !== undefined ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: selectShift } }) : undefined;
   const selectDirectory = selectShift !== undefined ? groupsLayout(capacity, widthLog2, selectShift) : undefined;

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamData } from '../src/index.js';
 import { SORT_COUNTS, SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
-import { engineWithDrawBuffers, expectSameBits, readWholeTexture, restoreDrawBuffers, testEngine } from './support/engine.js';
+import { engineWithDrawBuffers, expectSameBits, readWholeTexture, restoreDrawBuffers, testContext, testEngine } from './support/engine.js';
+import { countGlObjects, nonZero } from './support/gl-objects.js';
 
 type Kind = 'float32' | 'uint32' | 'int32';
 const arrayOf = { float32: Float32Array, uint32: Uint32Array, int32: Int32Array } as const;
@@ -174,23 +175,44 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     Object.assign(SORT_COUNTS, defaults.counts);
   });
 
-  it('refuses a select directory closer than a fragment\'s outputs, or not an integer', async (context) => {
+  // The knob is checked whenever a select runs, at any size (the directory itself starts at
+  // SORT_SELECT.directoryFrom, 2^21 elements), before the call makes anything.
+  it('refuses a select directory spacing below a fragment\'s outputs, above 2^12 or not an integer; takes the bounds', async (context) => {
+    context.skip(drawBuffers < 4, `no select pass with ${drawBuffers} attachment per pass`);
     const engine = await engineWithDrawBuffers(drawBuffers);
-    context.skip(!engine || drawBuffers < 4, `no select pass with ${drawBuffers} attachment(s) per pass (or this context writes fewer)`);
-    const keys = engine!.stream(Uint32Array.from({ length: 100 }, (_, i) => (i * 37) % 11));
     try {
-      for (const directoryShift of [3, -1, 6.5, 13]) {
-        Object.assign(SORT_SELECT, { directoryShift, directoryFrom: 0 });
-        expect(() => engine!.sort(keys), `directoryShift ${directoryShift}`).toThrow(/SORT_SELECT\.directoryShift must be 0 \(no directory\) or an integer from/);
+      context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers)`);
+      const { gl } = await testContext();
+      const data = Uint32Array.from({ length: 100 }, (_, i) => (i * 37) % 11);
+      const keys = engine!.stream(data);
+      try {
+        const lowest = Math.log2(4 * drawBuffers);
+        for (const directoryShift of [lowest - 1, -1, 6.5, 13]) {
+          Object.assign(SORT_SELECT, { directoryShift });
+          engine!.trim(); // idle pooled textures would hide a target taken and returned by the refused call
+          const before = engine!.resources;
+          const counter = countGlObjects(gl);
+          try {
+            expect(() => engine!.sort(keys), `directoryShift ${directoryShift}`).toThrow(/SORT_SELECT\.directoryShift must be 0 \(no directory\) or an integer from/);
+          } finally {
+            counter.restore();
+          }
+          // Nothing half-made: no target, texture or GL object left behind.
+          expect(engine!.resources, `engine.resources after directoryShift ${directoryShift}`).toEqual(before);
+          expect(nonZero(counter.live), `GL objects left by directoryShift ${directoryShift}`).toEqual({});
+        }
+        // The bounds are taken, at a size below directoryFrom (no directory) and with the directory forced.
+        for (const [directoryShift, directoryFrom] of [[lowest, SORT_SELECT.directoryFrom], [12, SORT_SELECT.directoryFrom], [lowest, 0], [12, 0]] as const) {
+          Object.assign(SORT_SELECT, { directoryShift, directoryFrom });
+          const sorted = engine!.sort(keys);
+          expectSameBits(await sorted.keys.read(), data.slice().sort(), `directoryShift ${directoryShift}, directoryFrom ${directoryFrom}`);
+          sorted.dispose();
+        }
+      } finally {
+        keys.dispose();
       }
-      // Nothing half-made: the engine still sorts once the knob is back.
-      Object.assign(SORT_SELECT, defaults.select);
-      const sorted = engine!.sort(keys);
-      expectSameBits(await sorted.keys.read(), Uint32Array.from({ length: 100 }, (_, i) => (i * 37) % 11).sort());
-      sorted.dispose();
     } finally {
-      keys.dispose();
-      restoreDrawBuffers(engine!);
+      if (engine) restoreDrawBuffers(engine);
     }
   });
 
@@ -203,9 +225,10 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     [4, 'pairs', 3, 2, 5],
     [2, 'positions', 7, 2, 6],
   ] as const)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none); uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift], context) => {
+    // Skipped before the engine's attachments are limited, so a skip leaves them as they were.
+    context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
-    context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     Object.assign(SORT_RADIX, { digitBits });
     // The select's directory forced at every size where asked for (by default from 2^21 texels), and none otherwise.
     Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0 });
