@@ -97,7 +97,6 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const pairsLog2 = digitBits - 1;
   const quads = 2 ** digitBits / 4;
   const large = capacity >= SORT_DIRECTORY.fromElements;
-  const directoryShift = SORT_DIRECTORY.shift;
   const groupLog2 = SORT_COUNTS.groupLog2;
   // The masks pass writes this many pairs of digits per fragment, one per attachment (layer).
   const maskLayers = Math.min(gpu.drawBuffers, 2 ** pairsLog2);
@@ -150,12 +149,17 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   // 2 × attachments pairs where it moves the pairs itself.
   const positions = select ? groupsLayout(capacity, widthLog2, log2Exact(4 * attachments)) : undefined;
   const selected = writes === 'pairs' ? groupsLayout(capacity, widthLog2, log2Exact(2 * attachments)) : undefined;
-  const directoryProgram = large && !select ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }) : undefined;
-  const directory = directoryProgram ? groupsLayout(capacity, widthLog2, directoryShift) : undefined;
-  // The select's own directory, where asked for: entries at least a fragment's outputs apart.
-  const selectShift = select && SORT_SELECT.directoryShift > 0 && capacity >= SORT_SELECT.directoryFrom ? SORT_SELECT.directoryShift : undefined;
-  const selectDirectoryProgram = selectShift !== undefined ? gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: selectShift } }) : undefined;
-  const selectDirectory = selectShift !== undefined ? groupsLayout(capacity, widthLog2, selectShift) : undefined;
+  // A directory (glsl/radix-directory.frag) for whichever pass searches per digit: the select's
+  // (SORT_SELECT.directoryShift, from SORT_SELECT.directoryFrom texels) or the move's
+  // (SORT_DIRECTORY.shift, from SORT_DIRECTORY.fromElements). Undefined: each search spans all groups.
+  const directoryShift = select
+    ? SORT_SELECT.directoryShift > 0 && capacity >= SORT_SELECT.directoryFrom ? SORT_SELECT.directoryShift : undefined
+    : large ? SORT_DIRECTORY.shift : undefined;
+  const directory = directoryShift === undefined ? undefined : {
+    shift: directoryShift,
+    layout: groupsLayout(capacity, widthLog2, directoryShift),
+    program: gpu.program({ name: 'radix-directory.frag', fragment: radixDirectory, defines: { ...common, DIRECTORY_SHIFT: directoryShift } }),
+  };
   const digits = Math.ceil(plan.bits / digitBits);
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
   // next digit has placed them; a failure frees whatever is held.
@@ -177,37 +181,34 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
         const masksUniforms = { u_masks: digitMasks.texture, u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount };
         const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, groupCount, masksUniforms, length, maxTextureSize }));
         const rankUniforms = { u_ranks: ranks.texture, u_ranksWidthLog2: counts.widthLog2, u_groups: groupCount, ...length };
-        // The select's directory (SORT_SELECT.directoryShift), where asked for.
-        let selectFind: { defines: Defines; uniforms: Record<string, unknown> } = { defines: {}, uniforms: {} };
-        if (selectDirectoryProgram && selectDirectory) {
-          const entries = scope.target(selectDirectory.width, selectDirectory.height, COUNT_FORMAT);
-          gpu.pass(selectDirectoryProgram, entries, { ...rankUniforms, u_directoryWidthLog2: selectDirectory.widthLog2 });
-          selectFind = { defines: { DIRECTORY: true, DIRECTORY_SHIFT: selectShift }, uniforms: { u_directory: entries.texture, u_directoryWidthLog2: selectDirectory.widthLog2 } };
+        // The directory's entries, and what the pass that gallops from them (the select, or the move
+        // without a select) adds to its defines and uniforms.
+        let find: { defines: Defines; uniforms: Record<string, unknown> } = { defines: {}, uniforms: {} };
+        if (directory) {
+          const entries = scope.target(directory.layout.width, directory.layout.height, COUNT_FORMAT);
+          gpu.pass(directory.program, entries, { ...rankUniforms, u_directoryWidthLog2: directory.layout.widthLog2 });
+          find = { defines: { DIRECTORY: true, DIRECTORY_SHIFT: directory.shift }, uniforms: { u_directory: entries.texture, u_directoryWidthLog2: directory.layout.widthLog2 } };
         }
         if (selected && !last) {
           // The select places the pairs: the next digit reads them where they are.
           const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_PAIRS: true, SELECT_QUEUE: SORT_SELECT.queue, ...selectFind.defines } });
-          gpu.pass(selectProgram, pairs, { ...elements, ...masksUniforms, ...rankUniforms, ...selectFind.uniforms, u_positionsWidthLog2: selected.widthLog2 });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_PAIRS: true, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
+          gpu.pass(selectProgram, pairs, { ...elements, ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 });
           return scope.keep(pairs);
         }
-        let findUniforms = {};
-        let moveDefines: Defines = { ...stage, DIRECTORY: large, DIRECTORY_SHIFT: directoryShift };
+        let findUniforms: Record<string, unknown> = find.uniforms;
+        let moveDefines: Defines = { ...stage, ...find.defines };
         if (positions) {
           // The last digit after selects that placed the pairs: the select writes the input
           // positions, which the move only copies into the keys' layout.
           const indices = selected !== undefined;
           const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...(indices ? stage : common), ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue, ...selectFind.defines } });
-          gpu.pass(selectProgram, positionsTarget, { ...(indices ? elements : {}), ...masksUniforms, ...rankUniforms, ...selectFind.uniforms, u_positionsWidthLog2: positions.widthLog2 });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...(indices ? stage : common), ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
+          gpu.pass(selectProgram, positionsTarget, { ...(indices ? elements : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: positions.widthLog2 });
           findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
           moveDefines = indices
             ? { ...common, LAST_DIGIT: true, POSITIONS: true, SELECTED_INDICES: true, ATTACHMENTS: attachments }
             : { ...stage, POSITIONS: true, ATTACHMENTS: attachments };
-        } else if (directoryProgram && directory) {
-          const entries = scope.target(directory.width, directory.height, COUNT_FORMAT);
-          gpu.pass(directoryProgram, entries, { ...rankUniforms, u_directoryWidthLog2: directory.widthLog2 });
-          findUniforms = { u_directory: entries.texture, u_directoryWidthLog2: directory.widthLog2 };
         }
         const moveProgram = gpu.program({ name: 'radix-move.frag', fragment: radixMove, defines: moveDefines });
         const moved = scope.target(width, height, last ? COUNT_FORMAT : PAIR_FORMAT);
