@@ -12,7 +12,7 @@
 // Usage: node bench/build-probe.mjs switch-replay && node bench/tmp/switch-replay.mjs [--interpolate | --keep-default] bench/results/issue-20/tuned-sweep-*.json
 import { readFileSync } from 'node:fs';
 import type { CompactionAlgorithm } from '../src/compact/algorithm-names.js';
-import { choiceAtDensity, compactCandidates, nearest, nearestKey, type TuningProfile } from '../src/tuning.js';
+import { choiceAtDensity, choiceOverDensities, compactCandidates, nearest, nearestKey, type TuningProfile } from '../src/tuning.js';
 
 /** choiceAtDensity with each path's time interpolated between the tuned densities around `density`. */
 function interpolatedChoice(profile: TuningProfile, order: 'keep' | 'any', capacity: number, density: number, stayWithin: number): CompactionAlgorithm | undefined {
@@ -34,24 +34,13 @@ function interpolatedChoice(profile: TuningProfile, order: 'keep' | 'any', capac
 const interpolate = process.argv.includes('--interpolate');
 const keepDefault = process.argv.includes('--keep-default');
 
-/**
- * The size classes' choices as tune() makes them (src/engine.ts, `fastest`): the path whose worst
- * ratio to the fastest over the tuned densities is smallest (then the least total time), unless the
- * bitmask's worst ratio is within `within` of it.
- */
+/** The size classes' choices as tune() makes them (tuning.ts#choiceOverDensities), at another margin for keeping the bitmask. */
 function chooseAgain(profile: TuningProfile, within: number): TuningProfile {
   const compact = { keep: {} as Record<string, CompactionAlgorithm>, any: {} as Record<string, CompactionAlgorithm> };
   for (const key of Object.keys(profile.compact.keep)) {
     const points = Object.keys(profile.timings).filter((p) => p.startsWith(`${key}/`) && !p.endsWith('/scan'));
-    const fastest = (paths: string[]) => {
-      const total = (path: string) => points.reduce((sum, p) => sum + profile.timings[p]![path]!, 0);
-      const worst = (path: string) => Math.max(...points.map((p) => profile.timings[p]![path]! / Math.max(Math.min(...paths.map((o) => profile.timings[p]![o]!)), 1e-6)));
-      const ratios = new Map(paths.map((path) => [path, worst(path)]));
-      const best = paths.reduce((a, b) => (ratios.get(b)! < ratios.get(a)! || (ratios.get(b) === ratios.get(a) && total(b) < total(a)) ? b : a));
-      return (ratios.get('bitmask')! <= ratios.get(best)! * within ? 'bitmask' : best) as CompactionAlgorithm;
-    };
-    compact.keep[key] = fastest(keepPaths);
-    compact.any[key] = fastest(allPaths);
+    compact.keep[key] = choiceOverDensities(profile.timings, points, keepPaths, within).choice as CompactionAlgorithm;
+    compact.any[key] = choiceOverDensities(profile.timings, points, allPaths, within).choice as CompactionAlgorithm;
   }
   return { ...profile, compact };
 }

@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
-import { batchCalls, callsBlock, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, callsBlock, choiceOverDensities, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -930,22 +930,8 @@ export class Engine {
           profile.timings[`${key}/${density}`] = times;
         }
         const points = densities.map((density) => `${key}/${density}`);
-        // A call's density is unknown before it runs, so the choice is the path whose worst ratio to the
-        // fastest of `paths` over the tuned densities is smallest (then the least total time): on
-        // SwiftShader Jumping Jack was fastest when most elements are kept and 2-2.7x slower at 5-25 %,
-        // and the least total had picked it (bench/results/issue-20/tuned-sweep-chromium-*). The
-        // built-in default stays unless another path is clearly better: at small sizes paths differ
-        // by less than the noise of one tune, and a choice that flips between tunes helps nobody.
-        const fastest = (paths: readonly string[]) => {
-          const total = (path: string) => points.reduce((sum, point) => sum + profile.timings[point]![path]!, 0);
-          const worstRatio = (path: string) => Math.max(...points.map((point) => {
-            const at = profile.timings[point]!;
-            return at[path]! / Math.max(Math.min(...paths.map((other) => at[other]!)), 1e-6);
-          }));
-          const ratios = new Map(paths.map((path) => [path, worstRatio(path)]));
-          const best = paths.reduce((a, b) => (ratios.get(b)! < ratios.get(a)! || (ratios.get(b) === ratios.get(a) && total(b) < total(a)) ? b : a));
-          return { best, choice: ratios.get('bitmask')! <= ratios.get(best)! * KEEP_DEFAULT_WITHIN ? 'bitmask' : best };
-        };
+        // Over the tuned densities, the built-in default kept unless clearly slower (tuning.ts#choiceOverDensities).
+        const fastest = (paths: readonly string[]) => choiceOverDensities(profile.timings, points, paths, KEEP_DEFAULT_WITHIN);
         const keepPaths = compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path);
         const anyPaths = compactCandidates.map((c) => c.path);
         let keep = fastest(keepPaths);

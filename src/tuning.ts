@@ -189,6 +189,27 @@ export function choiceAtDensity(profile: TuningProfile, order: 'keep' | 'any', c
   return typeof timings[chosen] === 'number' && timings[chosen]! <= timings[best]! * stayWithin ? chosen : best;
 }
 
+/**
+ * tune()'s choice for a size class among `paths`, from the timings at its tuned densities (`points`):
+ * a call's density is unknown before it runs, so the best is the path whose worst ratio to the
+ * fastest of `paths` over the points is smallest (then the least total time; on SwiftShader Jumping
+ * Jack was fastest when most elements are kept and 2-2.7x slower at 5-25 %, and the least total had
+ * picked it: bench/results/issue-20/tuned-sweep-chromium-*). The choice is the built-in default (the
+ * bitmask) unless its worst ratio exceeds the best's by more than `keepDefaultWithin`: at small sizes
+ * paths differ by less than the noise of one tune, and a choice that flips between tunes helps nobody.
+ * Shared with bench/switch-replay.ts, which replays it at other margins.
+ */
+export function choiceOverDensities(timings: TuningProfile['timings'], points: readonly string[], paths: readonly string[], keepDefaultWithin: number): { best: string; choice: string } {
+  const total = (path: string) => points.reduce((sum, point) => sum + timings[point]![path]!, 0);
+  const worstRatio = (path: string) => Math.max(...points.map((point) => {
+    const at = timings[point]!;
+    return at[path]! / Math.max(Math.min(...paths.map((other) => at[other]!)), 1e-6);
+  }));
+  const ratios = new Map(paths.map((path) => [path, worstRatio(path)]));
+  const best = paths.reduce((a, b) => (ratios.get(b)! < ratios.get(a)! || (ratios.get(b) === ratios.get(a) && total(b) < total(a)) ? b : a));
+  return { best, choice: ratios.get('bitmask')! <= ratios.get(best)! * keepDefaultWithin ? 'bitmask' : best };
+}
+
 /** Checks a profile given to engine.useProfile(); returns it typed, or throws saying what is wrong. */
 export function parseProfile(profile: unknown, renderer: string): TuningProfile {
   const what = 'engine.useProfile(profile)';

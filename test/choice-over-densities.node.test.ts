@@ -1,0 +1,43 @@
+// tune()'s choice for a size class over its tuned densities (src/tuning.ts#choiceOverDensities), case
+// by case: the path with the smallest worst ratio to the fastest, the least total time on a tie, and
+// the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
+// Node only.
+import { describe, expect, it } from 'vitest';
+import { choiceOverDensities } from '../src/tuning.js';
+
+const points = ['16/0.1', '16/0.5', '16/0.9'];
+const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
+/** Timings per point: ms of bitmask, histopyramid, jumping-jack. */
+const timingsOf = (rows: Array<[number, number, number]>) =>
+  Object.fromEntries(points.map((point, i) => [point, { bitmask: rows[i]![0], histopyramid: rows[i]![1], 'jumping-jack': rows[i]![2] }]));
+
+describe('choiceOverDensities', () => {
+  it('takes the path whose worst ratio over the densities is smallest, not the least total time', () => {
+    // Jumping Jack: the least in total (3.2 ms against the HistoPyramid's 3.4) but 1.8x the fastest at
+    // 10 % kept; the HistoPyramid at most 1.71x (1.2 against 0.7 at 50 and 90 %).
+    const timings = timingsOf([[3, 1, 1.8], [3, 1.2, 0.7], [3, 1.2, 0.7]]);
+    expect(choiceOverDensities(timings, points, paths, 1.1)).toEqual({ best: 'histopyramid', choice: 'histopyramid' });
+  });
+
+  it('breaks a tie of worst ratios by the least total time (the first listed where those tie too)', () => {
+    // Worst ratios: bitmask 1.5 (at 0.5), histopyramid 1.5 (at 0.1); totals 3.5 and 3.5.
+    const tied = timingsOf([[1, 1.5, 3], [1.5, 1, 3], [1, 1, 3]]);
+    expect(choiceOverDensities(tied, points, paths, 1).best).toBe('bitmask');
+    // The same worst ratios (bitmask 1 / 0.9 = 1.11 at 0.9 stays below 1.5), the HistoPyramid 0.1 ms less in total.
+    const lessTotal = timingsOf([[1, 1.5, 3], [1.5, 1, 3], [1, 0.9, 3]]);
+    expect(choiceOverDensities(lessTotal, points, paths, 1).best).toBe('histopyramid');
+  });
+
+  it('keeps the bitmask within the margin of the best, and not beyond it', () => {
+    // bitmask worst 1.2 (at 0.5), histopyramid worst 1 (fastest everywhere but equal at 0.1).
+    const timings = timingsOf([[1, 1, 2], [1.2, 1, 2], [1.1, 1, 2]]);
+    expect(choiceOverDensities(timings, points, paths, 1.25)).toEqual({ best: 'histopyramid', choice: 'bitmask' });
+    expect(choiceOverDensities(timings, points, paths, 1.1)).toEqual({ best: 'histopyramid', choice: 'histopyramid' });
+  });
+
+  it('ranks among the paths given only (order-keeping ones for keep)', () => {
+    const timings = timingsOf([[2, 1.5, 1], [2, 1.5, 1], [2, 1.5, 1]]);
+    expect(choiceOverDensities(timings, points, ['bitmask', 'histopyramid'], 1).best).toBe('histopyramid');
+    expect(choiceOverDensities(timings, points, paths, 1).best).toBe('jumping-jack');
+  });
+});
