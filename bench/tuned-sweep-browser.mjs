@@ -9,25 +9,36 @@
 // fails the run (exit 1).
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromiumArgs } from '../scripts/chromium.mjs';
 import { exitOnHelpOrUnknownBrowser, openBenchPage } from './lib/bench-page.mjs';
 import { rendererSlug } from './lib/format.mjs';
+import { pinBrowser } from './lib/pin-cores.mjs';
+import { TRACE_CATEGORIES, tuneTasks } from './lib/chrome-trace.mjs';
 
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
          [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
-         [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps]
+         [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps] [--pin] [--chrome-trace]
 Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
 --batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run);
---trace-gaps: time every WebGL method during tune() and keep the longest stretches with where they went (slows the tune).`;
+--trace-gaps: time every WebGL method during tune() and keep the longest stretches with where they went (slows the tune).
+--pin: the page's main thread alone on core 0, every other thread of the browser on core 1 (Linux, taskset;
+bench/lib/pin-cores.mjs says why), so its stretches hold no time spent waiting for a core the renderer draws on.
+--chrome-trace (chromium): Chromium's own trace of the tune: each long task of the page's main thread with its
+CPU time and what ran inside (bench/lib/chrome-trace.mjs).`;
 
 const { values } = parseArgs({ options: {
   help: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
   out: { type: 'string' }, sizes: { type: 'string' }, densities: { type: 'string' },
   'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' }, 'trace-gaps': { type: 'boolean', default: false },
+  pin: { type: 'boolean', default: false }, 'chrome-trace': { type: 'boolean', default: false },
 } });
+if (values['chrome-trace'] && values.browser !== 'chromium') {
+  console.error('--chrome-trace needs --browser chromium');
+  process.exit(2);
+}
 exitOnHelpOrUnknownBrowser(values, USAGE);
 const q = values.quick;
 // Quick runs go where bench/results/*-quick* is git-ignored.
@@ -51,17 +62,21 @@ const git = (...args) => {
 };
 const commit = git('rev-parse', '--short', 'HEAD');
 const uncommitted = git('status', '--porcelain', '--', 'src', 'glsl').split('\n').filter(Boolean).map((line) => line.slice(3));
-const opened = await openBenchPage(new URL('./tuned-sweep-page/', import.meta.url), values.browser);
+// Traced, the page is not minified, so the profile's samples name the engine's functions.
+const opened = await openBenchPage(new URL('./tuned-sweep-page/', import.meta.url), values.browser, { minify: !values['chrome-trace'] });
 const { browser } = opened;
 const started = performance.now();
 const loadAverageAtStart = loadavg();
 const load1m = []; // the 1-minute load average at every poll: other processes on this host skew the timings
 const fmtRow = (r) => `2^${r.log2n} ${String(r.density).padEnd(4)} keep → ${r.autoKeepPath.padEnd(12)} ×${r.keepRatio.toFixed(2)} (fastest ${r.fastestKeep}) | any → ${r.autoAnyPath.padEnd(12)} ×${r.anyRatio.toFixed(2)} (fastest ${r.fastestAny}) | sync ${r.syncMs.toFixed(1)} ms, batch ${r.batch}`;
 let results;
+let chromeTrace;
 try {
+  if (values['chrome-trace']) await browser.startTracing(TRACE_CATEGORIES);
   const page = await browser.newPage();
   await page.goto(opened.url(`index.html?${query}`));
   console.error(`running in ${values.browser} ${browser.version}: ${query}`);
+  if (values.pin) console.error(`pinned: ${JSON.stringify(pinBrowser(values.browser))}`);
   let printed = 0;
   let tunePrinted = false;
   const deadline = Date.now() + 40 * 60_000; // a full run takes about a minute here
@@ -69,6 +84,7 @@ try {
     if (Date.now() > deadline) throw new Error('the page did not finish within 40 minutes');
     await new Promise((resolve) => setTimeout(resolve, 2000));
     load1m.push(loadavg()[0]);
+    if (values.pin) pinBrowser(values.browser); // threads made since the last poll
     const s = await page.evaluate((from) => {
       const st = window.tunedSweep;
       return st && { done: st.done, error: st.error, status: st.status, tune: st.tune && { wallMs: st.tune.wallMs, longestGapMs: st.tune.longestGapMs, profile: { compact: st.tune.profile.compact } }, rows: st.rows.slice(from) };
@@ -77,6 +93,15 @@ try {
     if (s.tune && !tunePrinted) {
       tunePrinted = true;
       console.error(`tune(): ${(s.tune.wallMs / 1000).toFixed(1)} s, longest gap ${s.tune.longestGapMs.toFixed(0)} ms; keep ${JSON.stringify(s.tune.profile.compact.keep)} any ${JSON.stringify(s.tune.profile.compact.any)}`);
+      if (values['chrome-trace']) {
+        const raw = await browser.stopTracing();
+        const rawFile = join(tmpdir(), `glcompact-chrome-trace-${process.pid}.json`);
+        await writeFile(rawFile, raw); // for another look (not kept: tens of MB)
+        chromeTrace = tuneTasks(raw);
+        console.error(`chrome trace: ${rawFile}`);
+        console.error(`chrome trace: ${chromeTrace.tasks} tasks in the tune, ${chromeTrace.over} over 2 ms of wall time (${chromeTrace.overCpu} over 2 ms of CPU time); longest ${chromeTrace.longestMs.toFixed(1)} ms wall, ${chromeTrace.longestCpuMs.toFixed(1)} ms CPU`);
+        for (const t of chromeTrace.long) console.error(`  at ${t.atMs.toFixed(0)} ms: ${t.ms.toFixed(1)} ms (CPU ${t.cpuMs.toFixed(1)}) ${JSON.stringify(t.inside)} samples ${JSON.stringify(t.samples)}`);
+      }
     }
     for (const r of s.rows) console.error(fmtRow(r));
     printed += s.rows.length;
@@ -106,8 +131,10 @@ const document = {
   ...(values.browser === 'chromium' ? { chromiumArgs } : {}), userAgent: results.userAgent,
   renderer, rendererStrings: results.renderer, timerQuery: results.timerQuery, parallelShaderCompile: results.parallelShaderCompile,
   package: pkg.name, packageVersion: pkg.version, commit, uncommitted, node: process.version, date, quick: q, config: results.config,
+  pinned: values.pin ? 'the page\'s main thread alone on core 0, the browser\'s other threads on core 1 (bench/lib/pin-cores.mjs)' : false,
   timing: 'wall: a batch of back-to-back compact()+dispose() (or scan()+dispose()) calls between two await engine.finish(), per call; series interleaved in seeded rounds; median of the rounds',
   loadAverageAtStart, loadAverageAtEnd: loadavg(), load1mDuringRun: { max: Math.max(...load1m), mean: load1m.reduce((a, b) => a + b, 0) / load1m.length, samples: load1m.length }, seconds: Math.round((performance.now() - started) / 100) / 10,
+  ...(chromeTrace ? { chromeTrace } : {}),
   tune: { wallMs: tune.wallMs, longestGapMs: tune.longestGapMs, idleLongestGapMs: tune.idleLongestGapMs, longTasks: tune.longTasks, ...(tune.gaps?.length ? { gaps: tune.gaps } : {}), sizes: results.config.tuneSizes.map((s) => 2 ** s) },
   choices: { keep: tune.profile.compact.keep, any: tune.profile.compact.any, scan: tune.profile.scan },
   worst: { ...worst, keepWithin115: within('keepRatio'), anyWithin115: within('anyRatio'), points: rows.length,

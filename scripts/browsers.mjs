@@ -148,6 +148,9 @@ async function launchChromium() {
         press: (selector, key) => page.press(selector, key),
       });
     },
+    /** Chromium's own trace (bench/tuned-sweep-browser.mjs --chrome-trace): the trace event JSON as a Buffer from stopTracing(). */
+    startTracing: (categories) => browser.startTracing(undefined, { categories }),
+    stopTracing: () => browser.stopTracing(),
     close: () => browser.close(),
   };
 }

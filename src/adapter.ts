@@ -63,6 +63,21 @@ export function uploadBits(gpu: Gpu, path: UploadPath, target: RenderTarget, bit
 }
 
 /**
+ * Uploads whole rows of a one-component target from `firstRow` on ('integer' upload path only: the
+ * 'float-bits' path uploads whole targets through a pass). The state contract's guard must be running.
+ */
+export function uploadRows(gpu: Gpu, target: RenderTarget, firstRow: number, bits: Uint32Array): void {
+  const gl = gpu.gl;
+  const { format, width } = target;
+  const rows = bits.length / width;
+  if (format.components !== 1 || !Number.isInteger(rows) || firstRow + rows > target.height) {
+    throw new Error(`internal: upload of ${bits.length} words into rows ${firstRow}.. of ${width}×${target.height}×${format.components}`);
+  }
+  gpu.state.bindTextureIf(gpu.state.activeUnit, target.texture);
+  gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, firstRow, width, rows, format.uploadFormat, gl.UNSIGNED_INT, bits);
+}
+
+/**
  * Reads the first `words` 32-bit words of `target` into `out` (exactly `words` long), by default a
  * new Uint32Array, which owns its whole buffer (callers reinterpret `.buffer` as float32/int32),
  * else the caller's array (stream.read(into)), returned. Word order:

@@ -1,6 +1,6 @@
 // The public engine: streams, scans and compactions on one WebGL2 context. Options are checked in
 // options.ts, the passes live in the drivers (scan/, compact/), reads in readback.ts.
-import { uploadBits } from './adapter.js';
+import { uploadBits, uploadRows } from './adapter.js';
 import { isWebGL2, probeCapabilities, type Capabilities } from './capabilities.js';
 import { compactionAlgorithmInfo } from './compact/algorithm-names.js';
 import { compactionDrivers } from './compact/algorithms.js';
@@ -28,8 +28,8 @@ import { RunLengthResult } from './run-length-result.js';
 import { radixSort } from './sort.js';
 import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
-import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
-import { COUNT_FORMAT } from './texel-format.js';
+import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
+import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
 import { batchCalls, callsBlock, choiceOverDensities, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -43,14 +43,16 @@ const KEEP_DEFAULT_WITHIN = 1.1;
 /** auto leaves the size class's choice at a known density only for a path faster by more than this (the target ratio). */
 const SWITCH_AT_DENSITY = 1.15;
 
-/** tune(): elements of its test data made per task. */
-const TUNE_DATA_SLICE = 2 ** 16;
+/** tune(): the most time (ms) making its test data takes of one task. */
+const TUNE_SLICE_MS = 1;
+/** tune(): elements of its test data uploaded per task (rows of them; 2^18 took 2-3 ms at once in Chromium). */
+const TUNE_UPLOAD_SLICE = 2 ** 16;
 /** warmUp() without KHR_parallel_shader_compile: the longest pause (ms) before asking a link's status. */
 const WARM_UP_MAX_PAUSE_MS = 50;
 /** warmUp() without KHR_parallel_shader_compile: the most pausing (ms) in one call. */
 const WARM_UP_PAUSE_BUDGET_MS = 1000;
-/** warmUp() without KHR_parallel_shader_compile: the first pause (ms), before any link was timed. */
-const WARM_UP_FIRST_PAUSE_MS = 50;
+/** warmUp() without KHR_parallel_shader_compile: the first pause (ms) after the fence, before any link was timed. */
+const WARM_UP_FIRST_PAUSE_MS = 0;
 
 /** auto's paths at a counted density (undefined: the size class's choice). */
 interface DensityChoice { keep: CompactStats['algorithm'] | undefined; any: CompactStats['algorithm'] | undefined }
@@ -179,12 +181,18 @@ export class Engine {
     const layout = layoutFor(length, this.caps.maxTextureSize);
     const bits = new Uint32Array(layout.capacity * format.components); // zero padding
     bits.set(new Uint32Array(data.buffer, data.byteOffset, data.length));
+    return this.#newStream<StreamDataOf<T>>(type, format, length, (target) => uploadBits(this.#gpu, this.caps.uploadPath, target, bits));
+  }
+
+  /** A stream of `length` elements in a new target, filled by `fill` (none: its texels are whatever the target held). */
+  #newStream<T extends StreamData>(type: ElementType, format: TexelFormat, length: number, fill?: (target: RenderTarget) => void): Stream<T> {
+    const layout = layoutFor(length, this.caps.maxTextureSize);
     const target = this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
       const target = scope.target(layout.width, layout.height, format);
-      uploadBits(this.#gpu, this.caps.uploadPath, target, bits);
+      fill?.(target);
       return scope.keep(target);
     }));
-    return this.#adopt(new Stream<StreamDataOf<T>>({ owner: this.#owner, target, format, length, lengthTarget: undefined }, layout, type));
+    return this.#adopt(new Stream<T>({ owner: this.#owner, target, format, length, lengthTarget: undefined }, layout, type));
   }
 
   /**
@@ -583,14 +591,15 @@ export class Engine {
   }
 
   /**
-   * Compiles the programs of the calls you will make, off your frames: each call is run once on a
-   * small stream of zeros with its draws skipped, to learn which programs it needs; their compile and
+   * Compiles the programs of the calls you will make, off your frames: each call is run once, with
+   * its draws skipped and nothing uploaded, to learn which programs it needs; their compile and
    * link are issued together and (with KHR_parallel_shader_compile; not on SwiftShader or headless-gl) done by
    * the driver in the background, while this waits between tasks. A path's first real call then
    * compiles nothing. Without it, a path's first call compiles synchronously (Chromium: ~100 ms), and
-   * in a browser this asks each link's status in its own task after a pause as long as the last links
-   * took (the question waits for the link: Chromium + SwiftShader 39 ms for the first, asked at once);
-   * headless-gl links inside linkProgram and is asked at once.
+   * in a browser this waits (between tasks) for a fence issued after the links, then asks each link's
+   * status in its own task, after a pause as long as the last questions still waited (Firefox had
+   * linked by the fence; Chromium + SwiftShader links on other threads, and its questions still
+   * waited 3-16 ms); headless-gl links inside linkProgram and is asked at once.
    * Calls it does not cover still work: they compile on first use.
    * @throws Error (the promise rejects) for a malformed description, options a call would refuse, or a
    * `keep.glsl` snippet that does not compile (the same message the call would give).
@@ -613,8 +622,9 @@ export class Engine {
         // tasks draw as usual. The compiles and links are issued here; their status is asked below.
         gpu.warming = linking;
         try {
-          const Data = plan.type === 'float32' ? Float32Array : plan.type === 'int32' ? Int32Array : Uint32Array;
-          const input = this.stream(new Data(length * plan.components), { components: plan.components });
+          // Its texels are never read (a warming call draws nothing), so nothing is uploaded: an upload
+          // of the tune's 2^18 elements took 2-3 ms of the thread per described call (Chromium).
+          const input = this.#newStream(plan.type, formatForComponents(plan.components)!, length);
           const owned: Array<{ dispose(): void }> = [input];
           try {
             let stream: Stream = input;
@@ -636,17 +646,20 @@ export class Engine {
     }
     // Ask each link's status once, each in a task of its own. With KHR_parallel_shader_compile, after
     // the driver says the link is done (no wait left by then). Without it nothing tells when a link is
-    // done, and the question waits for it: in a browser the GL runs in another process (Chromium's GPU
-    // process links in order, behind all that was issued before), and asked one after another the
-    // questions waited 39 ms (the first) and 3-8 ms (Chromium + SwiftShader, the tune's warm-ups:
-    // bench/tuned-sweep-browser.mjs --trace-gaps). So there a pause between tasks as long as the
-    // last links took lets the driver finish the next one before it is asked (programs.ts
-    // nextLinkPause), learnt across calls (a tune warms up once per size), at most
-    // WARM_UP_PAUSE_BUDGET_MS per call (an app's frames in the queue make every question wait, and
-    // no pause helps then). headless-gl (no asynchronous fence: caps.asyncReadback) links inside
-    // linkProgram: nothing to wait for.
+    // done, and the question waits for it: in a browser the GL runs in another process, which links in
+    // order behind all that was issued before, so first a fence issued after the links is waited for
+    // between tasks (Firefox ESR + llvmpipe: then no question waited; asked without it, the first
+    // waited 11-94 ms and later ones 14-36). Chromium + SwiftShader (ANGLE) links on threads of its
+    // own, which the fence does not wait for, so there a pause between tasks as long as the last
+    // questions still waited lets the links finish before they are asked (programs.ts nextLinkPause),
+    // learnt across calls (a tune warms up once per size), at most WARM_UP_PAUSE_BUDGET_MS per call
+    // (an app's frames in the queue make every question wait, and no pause helps then): its questions
+    // waited 3-16 ms, against 5-9 ms and 33-228 ms for the first with pauses alone (a pinned core,
+    // bench/tuned-sweep-browser.mjs --pin --chrome-trace). headless-gl (no asynchronous fence:
+    // caps.asyncReadback) links inside linkProgram: nothing to wait for.
     const paced = !gpu.programs.parallel && this.caps.asyncReadback;
     let paused = 0;
+    if (paced && linking.size > 0) await this.#gpuDone('warmUp()');
     for (const program of linking) {
       // Not for a program ready already or evicted (a warm-up of more programs than the cache holds:
       // a deleted program's completion status never comes).
@@ -913,14 +926,7 @@ export class Engine {
         ...compactCandidates.map(({ path }) => ({ compact: { keep: { lessEqual: 0 }, ...optionsForPath(path) } as CompactOptions, type: 'uint32' as const, lengths: [n] })),
         ...scanCandidates.map((algorithm) => ({ scan: { algorithm }, type: 'uint32' as const, lengths: [n] })),
       ]);
-      // Made in slices of TUNE_DATA_SLICE, one per task: a million at once took ~10-30 ms of the thread.
-      const data = new Uint32Array(n);
-      for (let start = 0; start < n; start += TUNE_DATA_SLICE) {
-        for (let i = start; i < Math.min(n, start + TUNE_DATA_SLICE); i++) data[i] = (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000;
-        if (start + TUNE_DATA_SLICE < n) await nextTask();
-      }
-      this.#assertAlive('tune()');
-      const stream = this.stream(data);
+      const stream = await this.#tuneStream(n, nextTask);
       try {
         const key = String(sizeClass(stream.layout.capacity));
         for (const density of densities) {
@@ -965,6 +971,44 @@ export class Engine {
     return structuredClone(profile);
   }
 
+  /**
+   * tune()'s test data, `n` uint32 values spread evenly over 0..999,999 (so `lessEqual` picks any
+   * density), made and uploaded a slice per task, so an app's frames go on between: made at once, 2^18
+   * values took 5-8 ms of the thread and their upload 2-3 ms (Chromium + SwiftShader, whose trace showed
+   * the making's loop unoptimised). headless-gl (the 'float-bits' upload, a pass) uploads them at once:
+   * Node has no frames to keep.
+   */
+  async #tuneStream(n: number, nextTask: () => Promise<unknown>): Promise<Stream<Uint32Array>> {
+    const format = formatForComponents(1)!;
+    const layout = layoutFor(n, this.caps.maxTextureSize);
+    const bits = new Uint32Array(layout.capacity); // zero padding
+    for (let from = 0; from < n; ) {
+      from = fillTuneData(bits, from, n, performance.now() + TUNE_SLICE_MS);
+      if (from < n) {
+        await nextTask();
+        this.#assertAlive('tune()');
+      }
+    }
+    if (this.caps.uploadPath !== 'integer') return this.#newStream('uint32', format, n, (target) => uploadBits(this.#gpu, this.caps.uploadPath, target, bits));
+    const stream = this.#newStream<Uint32Array>('uint32', format, n);
+    try {
+      const { target } = viewOf(stream);
+      const rows = Math.max(1, Math.floor(TUNE_UPLOAD_SLICE / layout.width));
+      for (let row = 0; row < layout.height; row += rows) {
+        const slice = bits.subarray(row * layout.width, Math.min(layout.height, row + rows) * layout.width);
+        this.#gpu.guard.run(() => uploadRows(this.#gpu, target, row, slice));
+        if (row + rows < layout.height) {
+          await nextTask();
+          this.#assertAlive('tune()');
+        }
+      }
+    } catch (error) {
+      stream.dispose(); // nothing half-written left behind
+      throw error;
+    }
+    return stream;
+  }
+
   /** The profile in use (a copy), from engine.tune() or engine.useProfile(); undefined: the built-in defaults. */
   get profile(): TuningProfile | undefined {
     return this.#profile && structuredClone(this.#profile);
@@ -1006,7 +1050,7 @@ export class Engine {
   }
 
   /** Resolves once the GPU has done what was submitted, without blocking where the context can tell by fence. */
-  async #gpuDone(): Promise<void> {
+  async #gpuDone(caller = 'tune()'): Promise<void> {
     const gl = this.#gpu.gl;
     if (!this.caps.asyncReadback) {
       gl.finish();
@@ -1020,7 +1064,7 @@ export class Engine {
         const status = gl.clientWaitSync(sync, 0, 0);
         if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED || status === gl.WAIT_FAILED) return;
         await new Promise((resolve) => setTimeout(resolve, 0));
-        this.#assertAlive('tune()');
+        this.#assertAlive(caller);
       }
     } finally {
       gl.deleteSync(sync);
@@ -1162,3 +1206,18 @@ export function gpuOf(engine: Engine): Gpu {
 }
 
 const gpus = new WeakMap<Engine, Gpu>();
+
+/**
+ * Writes tune()'s test values into `bits` from `from` until `n` or the time `until` (performance.now()),
+ * checking the clock every 4,096 values. A function of its own, small enough for the JIT to optimise
+ * early (inside tune() the loop ran unoptimised: ~120 ns a value in Chromium).
+ * @returns Where the next slice starts.
+ */
+function fillTuneData(bits: Uint32Array, from: number, n: number, until: number): number {
+  let i = from;
+  do {
+    const end = Math.min(n, i + 4096);
+    for (; i < end; i++) bits[i] = (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000;
+  } while (i < n && performance.now() < until);
+  return i;
+}

@@ -310,6 +310,63 @@ describe('engine.warmUp()', () => {
     }
   });
 
+  // Without KHR_parallel_shader_compile a link-status question waits for the link. The GL of a browser
+  // links in order behind what was issued before, so warmUp() first waits (between tasks) for a fence
+  // issued after the links: asked at once, Firefox's questions waited 11-94 ms each.
+  it('without KHR_parallel_shader_compile, asks a link\'s status only once a fence issued after the link has signaled', async (context) => {
+    const { gl, asyncReads, destroy } = await freshContext();
+    if (!asyncReads || gl.getExtension('KHR_parallel_shader_compile')) {
+      destroy();
+      context.skip(!asyncReads
+        ? 'headless-gl links inside linkProgram and has no asynchronous fence: nothing to wait for'
+        : 'this context has KHR_parallel_shader_compile: warmUp() asks only after the driver says the link is done');
+    }
+    // What happened, in order, while armed: links issued, fences made, fences seen signaled, link questions.
+    const log: Array<{ what: 'link' | 'fence' | 'signaled' | 'ask'; sync?: WebGLSync | null }> = [];
+    let armed = false;
+    const method = <K extends keyof WebGL2RenderingContext>(name: K) => (gl[name] as (...args: unknown[]) => unknown).bind(gl);
+    const [linkProgram, fenceSync, clientWaitSync, getProgramParameter] = [method('linkProgram'), method('fenceSync'), method('clientWaitSync'), method('getProgramParameter')];
+    Object.assign(gl, {
+      linkProgram: (program: WebGLProgram) => (armed && log.push({ what: 'link' }), linkProgram(program)),
+      fenceSync: (condition: number, flags: number) => {
+        const sync = fenceSync(condition, flags) as WebGLSync | null;
+        if (armed) log.push({ what: 'fence', sync });
+        return sync;
+      },
+      clientWaitSync: (sync: WebGLSync, flags: number, timeout: number) => {
+        const status = clientWaitSync(sync, flags, timeout);
+        if (armed && (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED)) log.push({ what: 'signaled', sync });
+        return status;
+      },
+      getProgramParameter: (program: WebGLProgram, name: number) => (armed && name === gl.LINK_STATUS && log.push({ what: 'ask' }), getProgramParameter(program, name)),
+    });
+    const engine = createEngine(gl);
+    try {
+      armed = true;
+      await engine.warmUp([{ compact: { keep: { glsl: 'return value.x % 7u == 3u;' } }, type: 'uint32', lengths: [500] }]);
+      armed = false;
+      const asks = log.flatMap((entry, at) => (entry.what === 'ask' ? [at] : []));
+      expect(asks.length, 'link questions asked').toBeGreaterThan(0);
+      for (const at of asks) {
+        let lastLink = at;
+        while (lastLink >= 0 && log[lastLink]!.what !== 'link') lastLink -= 1;
+        const fenced = log.some((entry, i) => i > lastLink && i < at && entry.what === 'signaled'
+          && log.findIndex((made) => made.what === 'fence' && made.sync === entry.sync) > lastLink);
+        expect(fenced, `question ${at} of ${JSON.stringify(log.map((entry) => entry.what))}`).toBe(true);
+      }
+      const data = Uint32Array.from({ length: 500 }, (_, i) => i);
+      const stream = engine.stream(data);
+      const kept = engine.compact(stream, { keep: { glsl: 'return value.x % 7u == 3u;' } });
+      expect(await kept.count()).toBe(data.filter((v) => v % 7 === 3).length);
+      kept.dispose();
+      stream.dispose();
+    } finally {
+      armed = false;
+      engine.dispose();
+      destroy();
+    }
+  });
+
   it("the app's own calls while warmUp() runs (between its tasks) draw as usual, exactly", async () => {
     const { gl, destroy } = await freshContext();
     const engine = createEngine(gl);

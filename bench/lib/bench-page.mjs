@@ -23,10 +23,11 @@ export function exitOnHelpOrUnknownBrowser(values, usage) {
 }
 
 /**
- * Builds the page folder `folder` (a URL), serves it and launches `engine`.
+ * Builds the page folder `folder` (a URL), serves it and launches `engine`; `minify: false` keeps the
+ * functions' names (a profile's samples name them).
  * @returns `browser`, `url(path)` of a page on the server, and `close()` (browser, server, build output).
  */
-export async function openBenchPage(folder, engine) {
+export async function openBenchPage(folder, engine, { minify = true } = {}) {
   const root = folder.pathname;
   const pageConfig = {
     configFile: false, root, base: './', logLevel: 'error',
@@ -35,7 +36,7 @@ export async function openBenchPage(folder, engine) {
   };
   const outDir = join(tmpdir(), `glcompact-${basename(root)}-${process.pid}`);
   console.error(`building bench/${basename(root)}…`);
-  await build({ ...pageConfig, build: { outDir, emptyOutDir: true, target: 'es2022' } });
+  await build({ ...pageConfig, build: { outDir, emptyOutDir: true, target: 'es2022', minify } });
   const server = await preview({ ...pageConfig, build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
   const browser = await launchBrowser(engine);
   return {

@@ -249,6 +249,7 @@ async function run(): Promise<void> {
   status(`engine.tune({ sizes: 2^${tuneSizes.join(', 2^')} })`, 0.01);
   const trace = params.get('traceGaps') === '1' ? timeContextMethods(gl) : undefined;
   const monitor = stretchMonitor(trace);
+  performance.mark('tune-start'); // where a Chromium trace finds the tune (bench/tuned-sweep-browser.mjs --chrome-trace)
   const tuneStart = performance.now();
   let profile: Awaited<ReturnType<typeof engine.tune>>;
   let wallMs: number;
@@ -256,6 +257,7 @@ async function run(): Promise<void> {
   try {
     profile = await engine.tune({ sizes: tuneSizes.map((s) => 2 ** s) });
     wallMs = performance.now() - tuneStart;
+    performance.mark('tune-end');
     await sleep(0); // let the last long task be reported
   } finally {
     // Also when tune() throws: the context unwrapped, the monitor's ticks stopped.
