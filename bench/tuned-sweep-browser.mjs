@@ -71,12 +71,16 @@ const load1m = []; // the 1-minute load average at every poll: other processes o
 const fmtRow = (r) => `2^${r.log2n} ${String(r.density).padEnd(4)} keep → ${r.autoKeepPath.padEnd(12)} ×${r.keepRatio.toFixed(2)} (fastest ${r.fastestKeep}) | any → ${r.autoAnyPath.padEnd(12)} ×${r.anyRatio.toFixed(2)} (fastest ${r.fastestAny}) | sync ${r.syncMs.toFixed(1)} ms, batch ${r.batch}`;
 let results;
 let chromeTrace;
+let pinnedThreads;
 try {
   if (values['chrome-trace']) await browser.startTracing(TRACE_CATEGORIES);
   const page = await browser.newPage();
   await page.goto(opened.url(`index.html?${query}`));
   console.error(`running in ${values.browser} ${browser.version}: ${query}`);
-  if (values.pin) console.error(`pinned: ${JSON.stringify(pinBrowser(values.browser))}`);
+  if (values.pin) {
+    pinnedThreads = pinBrowser(values.browser);
+    console.error(`pinned: ${JSON.stringify(pinnedThreads)}`);
+  }
   let printed = 0;
   let tunePrinted = false;
   const deadline = Date.now() + 40 * 60_000; // a full run takes about a minute here
@@ -131,7 +135,7 @@ const document = {
   ...(values.browser === 'chromium' ? { chromiumArgs } : {}), userAgent: results.userAgent,
   renderer, rendererStrings: results.renderer, timerQuery: results.timerQuery, parallelShaderCompile: results.parallelShaderCompile,
   package: pkg.name, packageVersion: pkg.version, commit, uncommitted, node: process.version, date, quick: q, config: results.config,
-  pinned: values.pin ? 'the page\'s main thread alone on core 0, the browser\'s other threads on core 1 (bench/lib/pin-cores.mjs)' : false,
+  pinned: values.pin ? { how: 'the page\'s main thread alone on core 0, the browser\'s other threads on core 1 (bench/lib/pin-cores.mjs)', atStart: pinnedThreads } : false,
   timing: 'wall: a batch of back-to-back compact()+dispose() (or scan()+dispose()) calls between two await engine.finish(), per call; series interleaved in seeded rounds; median of the rounds',
   loadAverageAtStart, loadAverageAtEnd: loadavg(), load1mDuringRun: { max: Math.max(...load1m), mean: load1m.reduce((a, b) => a + b, 0) / load1m.length, samples: load1m.length }, seconds: Math.round((performance.now() - started) / 100) / 10,
   ...(chromeTrace ? { chromeTrace } : {}),

@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, callsBlock, choiceOverDensities, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, callsBlock, choiceOverDensities, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -43,10 +43,6 @@ const KEEP_DEFAULT_WITHIN = 1.1;
 /** auto leaves the size class's choice at a known density only for a path faster by more than this (the target ratio). */
 const SWITCH_AT_DENSITY = 1.15;
 
-/** tune(): the most time (ms) making its test data takes of one task. */
-const TUNE_SLICE_MS = 1;
-/** tune(): elements of its test data uploaded per task (rows of them; 2^18 took 2-3 ms at once in Chromium). */
-const TUNE_UPLOAD_SLICE = 2 ** 16;
 /** warmUp() without KHR_parallel_shader_compile: the longest pause (ms) before asking a link's status. */
 const WARM_UP_MAX_PAUSE_MS = 50;
 /** warmUp() without KHR_parallel_shader_compile: the most pausing (ms) in one call. */
@@ -599,7 +595,7 @@ export class Engine {
    * in a browser this waits (between tasks) for a fence issued after the links, then asks each link's
    * status in its own task, after a pause as long as the last questions still waited (Firefox had
    * linked by the fence; Chromium + SwiftShader links on other threads, and its questions still
-   * waited 3-16 ms); headless-gl links inside linkProgram and is asked at once.
+   * waited up to 11 ms); headless-gl links inside linkProgram and is asked at once.
    * Calls it does not cover still work: they compile on first use.
    * @throws Error (the promise rejects) for a malformed description, options a call would refuse, or a
    * `keep.glsl` snippet that does not compile (the same message the call would give).
@@ -648,15 +644,16 @@ export class Engine {
     // the driver says the link is done (no wait left by then). Without it nothing tells when a link is
     // done, and the question waits for it: in a browser the GL runs in another process, which links in
     // order behind all that was issued before, so first a fence issued after the links is waited for
-    // between tasks (Firefox ESR + llvmpipe: then no question waited; asked without it, the first
-    // waited 11-94 ms and later ones 14-36). Chromium + SwiftShader (ANGLE) links on threads of its
-    // own, which the fence does not wait for, so there a pause between tasks as long as the last
-    // questions still waited lets the links finish before they are asked (programs.ts nextLinkPause),
-    // learnt across calls (a tune warms up once per size), at most WARM_UP_PAUSE_BUDGET_MS per call
-    // (an app's frames in the queue make every question wait, and no pause helps then): its questions
-    // waited 3-16 ms, against 5-9 ms and 33-228 ms for the first with pauses alone (a pinned core,
-    // bench/tuned-sweep-browser.mjs --pin --chrome-trace). headless-gl (no asynchronous fence:
-    // caps.asyncReadback) links inside linkProgram: nothing to wait for.
+    // between tasks (Firefox ESR + llvmpipe: then no question was among the tune's longest stretches,
+    // where before questions had waited 13-18 ms). Chromium + SwiftShader: the fence cut the first
+    // question's wait (63.7 / 87.6 -> 11.2 / 8.3 ms, a pinned core: bench/tuned-sweep-browser.mjs --pin
+    // --chrome-trace), but ANGLE links on threads of its own, which the fence does not wait for, and
+    // later questions still waited 2-11 ms; so there a pause between tasks as long as the last
+    // questions still waited lets the links finish before they are asked (programs.ts
+    // nextLinkPause), learnt across calls (a tune warms up once per size), at most
+    // WARM_UP_PAUSE_BUDGET_MS per call (an app's frames in the queue make every question wait, and
+    // no pause helps then). headless-gl (no asynchronous fence: caps.asyncReadback) links inside
+    // linkProgram: nothing to wait for.
     const paced = !gpu.programs.parallel && this.caps.asyncReadback;
     let paused = 0;
     if (paced && linking.size > 0) await this.#gpuDone('warmUp()');
@@ -680,6 +677,7 @@ export class Engine {
       const waited = gpu.guard.run(() => gpu.programs.finish(program));
       if (budgeted) this.#linkPause = nextLinkPause(this.#linkPause, waited, WARM_UP_MAX_PAUSE_MS);
       await new Promise((resolve) => setTimeout(resolve, 0));
+      this.#assertAlive('warmUp()');
     }
   }
 
@@ -757,13 +755,13 @@ export class Engine {
       const tiny = this.stream(new Uint32Array(1));
       try {
         this.scan(tiny).dispose(); // first use: fills the pool
-        await this.#gpuDone();
+        await this.#gpuDone('tune()');
         const waits: number[] = [];
         for (let i = 0; i < 3; i++) {
           await nextTask();
           const start = performance.now();
           this.scan(tiny).dispose();
-          await this.#gpuDone();
+          await this.#gpuDone('tune()');
           waits.push(performance.now() - start);
         }
         fenceFloor = waits.sort((a, b) => a - b)[1]!;
@@ -791,12 +789,12 @@ export class Engine {
         try {
           const scanOnce = () => this.scan(probe, { algorithm: 'reduce-then-scan' }).dispose();
           scanOnce(); // first use: fills the pool
-          await this.#gpuDone();
+          await this.#gpuDone('tune()');
           await nextTask();
           const start = performance.now();
           for (let k = 0; k < 4; k++) scanOnce();
           const issued = performance.now() - start;
-          await this.#gpuDone();
+          await this.#gpuDone('tune()');
           return { issued, done: performance.now() - start - fenceFloor };
         } finally {
           probe.dispose();
@@ -824,12 +822,12 @@ export class Engine {
       const stats = first.stats ?? this.lastScanStats!;
       (profile.work[point] ??= {})[path] = { passes: stats.passes, fragments: stats.fragments, lineFragments: stats.lineFragmentsAtMost };
       first.dispose();
-      await this.#gpuDone();
+      await this.#gpuDone('tune()');
       await nextTask();
       const single = performance.now();
       run().dispose();
       const issued = performance.now() - single;
-      await this.#gpuDone();
+      await this.#gpuDone('tune()');
       const one = Math.max(performance.now() - single - fenceFloor, SINGLE_CALL_CLAMP_MS);
       // How many calls a sample holds: tuning.ts#batchCalls (unit-tested in test/batch-calls.node.test.ts).
       const batch = batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: fenceFloor });
@@ -846,7 +844,7 @@ export class Engine {
         if (blockingCalls) {
           for (let k = 0; k < batch; k++) run().dispose();
           times.push((performance.now() - start) / batch);
-          await this.#gpuDone(); // whatever is left (little, where calls block), outside the sample
+          await this.#gpuDone('tune()'); // whatever is left (little, where calls block), outside the sample
           return;
         }
         const gpuMs = await this.gpuTime(() => {
@@ -855,7 +853,7 @@ export class Engine {
         if (gpuMs !== undefined) {
           times.push(gpuMs / batch);
         } else {
-          await this.#gpuDone();
+          await this.#gpuDone('tune()');
           times.push(Math.max(performance.now() - start - fenceFloor, 0) / batch);
         }
       };
@@ -866,7 +864,7 @@ export class Engine {
         await nextTask();
         this.#assertAlive('tune()');
         run().dispose();
-        await this.#gpuDone();
+        await this.#gpuDone('tune()');
       };
       /** Samples up to `repeats` (after an untimed call); false if it had them all. */
       const complete = async (): Promise<boolean> => {
@@ -973,27 +971,23 @@ export class Engine {
 
   /**
    * tune()'s test data, `n` uint32 values spread evenly over 0..999,999 (so `lessEqual` picks any
-   * density), made and uploaded a slice per task, so an app's frames go on between: made at once, 2^18
-   * values took 5-8 ms of the thread and their upload 2-3 ms (Chromium + SwiftShader, whose trace showed
-   * the making's loop unoptimised). headless-gl (the 'float-bits' upload, a pass) uploads them at once:
-   * Node has no frames to keep.
+   * density), made and uploaded a slice per task (TUNE_DATA), so an app's frames go on between.
+   * headless-gl (the 'float-bits' upload, a pass) uploads them at once: Node has no frames to keep.
    */
   async #tuneStream(n: number, nextTask: () => Promise<unknown>): Promise<Stream<Uint32Array>> {
     const format = formatForComponents(1)!;
     const layout = layoutFor(n, this.caps.maxTextureSize);
     const bits = new Uint32Array(layout.capacity); // zero padding
     for (let from = 0; from < n; ) {
-      from = fillTuneData(bits, from, n, performance.now() + TUNE_SLICE_MS);
-      if (from < n) {
-        await nextTask();
-        this.#assertAlive('tune()');
-      }
+      from = fillTuneData(bits, from, n, performance.now() + TUNE_DATA.sliceMs);
+      if (from < n) await nextTask();
+      this.#assertAlive('tune()'); // also where the data took one slice: the last await may be warmUp()'s
     }
     if (this.caps.uploadPath !== 'integer') return this.#newStream('uint32', format, n, (target) => uploadBits(this.#gpu, this.caps.uploadPath, target, bits));
     const stream = this.#newStream<Uint32Array>('uint32', format, n);
     try {
       const { target } = viewOf(stream);
-      const rows = Math.max(1, Math.floor(TUNE_UPLOAD_SLICE / layout.width));
+      const rows = Math.max(1, Math.floor(TUNE_DATA.uploadElements / layout.width));
       for (let row = 0; row < layout.height; row += rows) {
         const slice = bits.subarray(row * layout.width, Math.min(layout.height, row + rows) * layout.width);
         this.#gpu.guard.run(() => uploadRows(this.#gpu, target, row, slice));
@@ -1050,19 +1044,20 @@ export class Engine {
   }
 
   /** Resolves once the GPU has done what was submitted, without blocking where the context can tell by fence. */
-  async #gpuDone(caller = 'tune()'): Promise<void> {
+  async #gpuDone(caller: 'tune()' | 'warmUp()'): Promise<void> {
     const gl = this.#gpu.gl;
     if (!this.caps.asyncReadback) {
       gl.finish();
       return;
     }
     const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
-    if (!sync) return;
+    if (!sync) return this.#assertAlive(caller); // a lost context makes no fence
     try {
       gl.flush();
       for (;;) {
         const status = gl.clientWaitSync(sync, 0, 0);
-        if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED || status === gl.WAIT_FAILED) return;
+        if (status === gl.WAIT_FAILED) return this.#assertAlive(caller); // what a lost context answers
+        if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED) return;
         await new Promise((resolve) => setTimeout(resolve, 0));
         this.#assertAlive(caller);
       }

@@ -270,6 +270,14 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
  */
 export const TUNE_SAMPLING: { sampleMs: number } = { sampleMs: 0.5 };
 
+/**
+ * tune()'s test data: made for at most `sliceMs` of a task, uploaded `uploadElements` elements (whole
+ * rows) per task. In Chromium + SwiftShader, made 2^16 values per task inside tune() V8 ran the loop
+ * unoptimised (3.5-5.3 ms of CPU a task), and an upload of 2^18 values at once took 8.1 ms of CPU
+ * (docs/performance.md, "The tune's tasks by Chromium's own trace"). Tunable for tests.
+ */
+export const TUNE_DATA: { sliceMs: number; uploadElements: number } = { sliceMs: 1, uploadElements: 2 ** 16 };
+
 /** tune(): a sample of calls that block the thread holds at most this many ms of them (a frame's worth). */
 export const TUNE_TASK_MS = 12;
 /** tune(): the most calls in one sample. */

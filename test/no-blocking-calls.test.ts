@@ -288,7 +288,7 @@ describe('engine.warmUp()', () => {
         { compact: { keep }, type: 'uint32', lengths: [length] },
         { compact: { keep: 'nonzero', algorithm: 'jumping-jack' }, type: 'uint32', lengths: [length] },
         { scan: { exclusive: true }, type: 'uint32', lengths: [length], lengthOnGpu: true },
-        // what the read of an output and an upload need
+        // what the read of an output needs
         { compact: { keep: 'nonzero', algorithm: 'bitmask' }, type: 'uint32', lengths: [length] },
       ]);
       const data = Uint32Array.from({ length }, (_, i) => (i * 2654435761) % 7);
@@ -312,7 +312,7 @@ describe('engine.warmUp()', () => {
 
   // Without KHR_parallel_shader_compile a link-status question waits for the link. The GL of a browser
   // links in order behind what was issued before, so warmUp() first waits (between tasks) for a fence
-  // issued after the links: asked at once, Firefox's questions waited 11-94 ms each.
+  // issued after the links (Firefox's questions had waited 13-18 ms in a tune's longest stretches).
   it('without KHR_parallel_shader_compile, asks a link\'s status only once a fence issued after the link has signaled', async (context) => {
     const { gl, asyncReads, destroy } = await freshContext();
     if (!asyncReads || gl.getExtension('KHR_parallel_shader_compile')) {

@@ -3,8 +3,9 @@
 // with order: 'any'. A profile round-trips through JSON and is refused on another renderer or version.
 import { describe, expect, it } from 'vitest';
 import { createEngine, type TuningProfile } from '../src/index.js';
-import { ENGINE_VERSION, TUNE_SAMPLING } from '../src/tuning.js';
+import { ENGINE_VERSION, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
 import { testContext } from './support/engine.js';
+import { countGlObjects, nonZero } from './support/gl-objects.js';
 
 describe('engine.tune()', () => {
   it('samples a path only once where it was twice as slow as the fastest by its first sample and by its single call', async () => {
@@ -212,5 +213,72 @@ describe('engine.tune()', () => {
     await expect(engine.tune({ densities: [2] })).rejects.toThrow(/densities must be/);
     expect(() => engine.compact(stream, { keep: 'nonzero', algorithm: 'jumping-jack', order: 'keep' })).toThrow(/does not keep the input's order, but options.order is 'keep'/);
     engine.dispose();
+  });
+
+  it('an engine disposed while tune() runs: tune() rejects naming itself, and nothing it made outlives the engine', async () => {
+    const { gl } = await testContext();
+    const objects = countGlObjects(gl);
+    try {
+      const engine = createEngine(gl);
+      // Disposed as the warm-up of the tuned size returns: the next thing tune() does is make its data
+      // (in one slice at this size), where it once went on to take a texture from the disposed engine.
+      const warmUp = engine.warmUp.bind(engine);
+      engine.warmUp = async (calls) => {
+        await warmUp(calls);
+        if (calls.length > 1) engine.dispose();
+      };
+      await expect(engine.tune({ sizes: [1000], densities: [0.5], repeats: 1 })).rejects.toThrow(/engine\.tune\(\): this engine was disposed/);
+      expect(nonZero(objects.live), 'GL objects left').toEqual({});
+    } finally {
+      objects.restore();
+    }
+  });
+
+  it("uploads its test data whole, a slice of rows per task, where the context takes integer uploads", async (context) => {
+    const { gl, platform } = await testContext();
+    if (platform !== 'browser') context.skip("headless-gl uploads through a pass of float bits, the whole stream at once (Node has no frames to keep)");
+    const n = 5003;
+    const uploads: Array<{ y: number; width: number; rows: number; data: Uint32Array }> = [];
+    const texSubImage2D = gl.texSubImage2D.bind(gl) as (...args: unknown[]) => void;
+    const own = Object.prototype.hasOwnProperty.call(gl, 'texSubImage2D');
+    const before = TUNE_DATA.uploadElements;
+    (gl as unknown as Record<string, unknown>).texSubImage2D = (...args: unknown[]) => {
+      const [, , x, y, width, rows, format, , data] = args as [number, number, number, number, number, number, number, number, unknown];
+      if (format === gl.RED_INTEGER && x === 0 && data instanceof Uint32Array && data.length === width * rows && width * rows > 1) uploads.push({ y, width, rows, data: data.slice() });
+      texSubImage2D(...args);
+    };
+    TUNE_DATA.uploadElements = 1000; // several slices at this size
+    const engine = createEngine(gl);
+    uploads.length = 0; // not createEngine's probe of uploads
+    try {
+      await engine.tune({ sizes: [n], densities: [0.5], repeats: 1 });
+      // The data's slices: from the upload of its first row on (the tune makes other streams too).
+      const first = uploads.findIndex((upload) => upload.y === 0 && upload.data[0] === (Math.imul(1, 2654435761) >>> 0) % 1_000_000);
+      expect(first, 'the first slice').toBeGreaterThanOrEqual(0);
+      const width = uploads[first]!.width;
+      const slices = [];
+      for (let k = first, row = 0; k < uploads.length && uploads[k]!.y === row && uploads[k]!.width === width; k++) {
+        slices.push(uploads[k]!);
+        row += uploads[k]!.rows;
+      }
+      expect(slices.length, 'slices uploaded').toBeGreaterThan(2);
+      let row = 0;
+      const words: number[] = [];
+      for (const upload of slices) {
+        expect(upload.y, 'the next rows').toBe(row);
+        expect(upload.width).toBe(width);
+        expect(upload.rows * width <= 1000 || upload.rows === 1, `${upload.rows} rows of ${width}: at most a slice`).toBe(true);
+        row += upload.rows;
+        words.push(...upload.data);
+      }
+      expect(words.length, 'whole rows covering the stream').toBeGreaterThanOrEqual(n);
+      const expected = Array.from({ length: words.length }, (_, i) => (i < n ? (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000 : 0));
+      expect(words).toEqual(expected);
+    } finally {
+      TUNE_DATA.uploadElements = before;
+      engine.dispose();
+      if (own) (gl as unknown as Record<string, unknown>).texSubImage2D = texSubImage2D;
+      else delete (gl as unknown as Record<string, unknown>).texSubImage2D;
+    }
   });
 });

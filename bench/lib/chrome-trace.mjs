@@ -14,10 +14,12 @@ export const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-d
  * V8's CPU profile samples on the page's main thread (ProfileChunk events): each sample's time and the
  * function it was in, named `function (file:line)`.
  */
-function profileSamples(events, pid) {
+function profileSamples(events, pid, tid) {
   const nodes = new Map();
   const samples = [];
-  const chunks = events.filter((e) => e.pid === pid && (e.name === 'Profile' || e.name === 'ProfileChunk')).sort((a, b) => a.ts - b.ts);
+  // The main thread's profiles only (a worker's have their own Profile event on its thread).
+  const ids = new Set(events.filter((e) => e.pid === pid && e.tid === tid && e.name === 'Profile').map((e) => e.id));
+  const chunks = events.filter((e) => e.pid === pid && ids.has(e.id) && (e.name === 'Profile' || e.name === 'ProfileChunk')).sort((a, b) => a.ts - b.ts);
   const clock = new Map(); // per profile id: the time of its last sample
   for (const e of chunks) {
     const id = e.id;
@@ -57,7 +59,6 @@ export function tuneTasks(raw, overMs = 2) {
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === start.pid);
   if (!main) throw new Error('the trace names no CrRendererMain thread in the page\'s process');
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts >= start.ts && e.ts <= end.ts);
-  // Top-level tasks: the scheduler's RunTask events (what a frame waits behind).
   // Top-level tasks: the scheduler's RunTask events (what a frame waits behind), outermost only (the
   // trace nests a RunTask in a ThreadControllerImpl::RunTask).
   const inside = (task) => onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur);
@@ -68,7 +69,7 @@ export function tuneTasks(raw, overMs = 2) {
     if (!outer || e.ts >= outer.ts + outer.dur) tasks.push(e);
   }
   const long = tasks.filter((t) => t.dur / 1000 > overMs).sort((a, b) => b.dur - a.dur).slice(0, 16);
-  const samples = profileSamples(events, main.pid);
+  const samples = profileSamples(events, main.pid, main.tid);
   return {
     tasks: tasks.length,
     over: tasks.filter((t) => t.dur / 1000 > overMs).length,
@@ -80,7 +81,8 @@ export function tuneTasks(raw, overMs = 2) {
       // The scheduler's and V8's wrappers say nothing about where the time went.
       for (const e of inside(task)) if (!/RunTask|TimerFire|v8\.callFunction|FunctionCall|^RunMicrotasks$/.test(e.name)) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
       const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 6);
-      // Where the script's time went: the functions V8's sampler found it in (a sample every ~0.1 ms).
+      // Where the script's time went: the functions V8's sampler found it in (about a sample per ms
+      // here: a task of a few ms may hold none of its own functions).
       const byFunction = new Map();
       for (const x of samples) if (x.ts >= task.ts && x.ts <= task.ts + task.dur) byFunction.set(x.name, (byFunction.get(x.name) ?? 0) + 1);
       const functions = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 5);

@@ -44,17 +44,44 @@ const pin = (tid, mask) => {
   }
 };
 
+const parentOf = (pid) => {
+  try {
+    return /^PPid:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  } catch {
+    return undefined; // gone
+  }
+};
+
+/** This process and every process started from it (the browser it launched, with its children). */
+function ownProcesses() {
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  const parents = new Map(pids.map((pid) => [pid, parentOf(pid)]));
+  const own = new Set([String(process.pid)]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (!own.has(pid) && own.has(parent)) {
+        own.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return own;
+}
+
 /**
- * Pins the threads of `engine`'s processes (and this process's): page main threads to core 0, all
- * others to core 1. Call it again now and then: threads made since inherit their maker's core.
+ * Pins the threads of the `engine` browser this process launched (and this process's own): page main
+ * threads to core 0, all others to core 1. Other browsers on the host (another job's) are left alone.
+ * Call it again now and then: threads made since inherit their maker's core. The page should wait a
+ * moment before what it measures (bench/tuned-sweep-page idles 1.5 s before the tune).
  * @returns How many page main threads and other threads it pinned.
+ * @throws Error when it found no page's main thread (nothing would be measured pinned).
  */
 export function pinBrowser(engine) {
   const family = FAMILIES[engine];
   if (!family) throw new Error(`pinBrowser: unknown engine '${engine}'`);
   const counts = { pageMainThreads: 0, otherThreads: 0 };
-  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  for (const pid of pids) {
+  for (const pid of ownProcesses()) {
     const self = pid === String(process.pid);
     const line = commandLineOf(pid);
     if (!self && !family.member(line)) continue;
@@ -64,5 +91,6 @@ export function pinBrowser(engine) {
       if (pin(tid, main ? '1' : '2')) counts[main ? 'pageMainThreads' : 'otherThreads'] += 1;
     }
   }
+  if (counts.pageMainThreads === 0) throw new Error(`pinBrowser: no page process of ${engine} found among this process's children`);
   return counts;
 }
