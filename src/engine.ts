@@ -645,10 +645,10 @@ export class Engine {
     // done, and the question waits for it: in a browser the GL runs in another process, which links in
     // order behind all that was issued before, so first a fence issued after the links is waited for
     // between tasks (Firefox ESR + llvmpipe: then no question was among the tune's longest stretches,
-    // where before questions had waited 13-18 ms). Chromium + SwiftShader: the fence cut the first
-    // question's wait (63.7 / 87.6 -> 11.2 / 8.3 ms, a pinned core: bench/tuned-sweep-browser.mjs --pin
-    // --chrome-trace), but ANGLE links on threads of its own, which the fence does not wait for, and
-    // later questions still waited 2-11 ms; so there a pause between tasks as long as the last
+    // where before questions had waited 13-18 ms). Chromium + SwiftShader: with the fence the longest
+    // question waited 11.2 / 8.3 ms (before, the first: 63.7 / 87.6; a pinned core:
+    // bench/tuned-sweep-browser.mjs --pin --chrome-trace), but ANGLE links on threads of its own, which
+    // the fence does not wait for, and the others still waited 1.8-8.0 ms; so there a pause between tasks as long as the last
     // questions still waited lets the links finish before they are asked (programs.ts
     // nextLinkPause), learnt across calls (a tune warms up once per size), at most
     // WARM_UP_PAUSE_BUDGET_MS per call (an app's frames in the queue make every question wait, and
