@@ -619,7 +619,7 @@ export class Engine {
         gpu.warming = linking;
         try {
           // Its texels are never read (a warming call draws nothing), so nothing is uploaded: an upload
-          // of the tune's 2^18 elements took 2-3 ms of the thread per described call (Chromium).
+          // uploads of 2^18 elements took tasks of 4.5-8.1 ms of CPU (Chromium; docs/performance.md).
           const input = this.#newStream(plan.type, formatForComponents(plan.components)!, length);
           const owned: Array<{ dispose(): void }> = [input];
           try {
