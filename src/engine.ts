@@ -618,8 +618,8 @@ export class Engine {
         // tasks draw as usual. The compiles and links are issued here; their status is asked below.
         gpu.warming = linking;
         try {
-          // Its texels are never read (a warming call draws nothing), so nothing is uploaded: an upload
-          // uploads of 2^18 elements took tasks of 4.5-8.1 ms of CPU (Chromium; docs/performance.md).
+          // Its texels are never read (a warming call draws nothing), so nothing is uploaded (where
+          // uploads of 2^18 elements took tasks of 4.5-8.1 ms of CPU in Chromium; docs/performance.md).
           const input = this.#newStream(plan.type, formatForComponents(plan.components)!, length);
           const owned: Array<{ dispose(): void }> = [input];
           try {
