@@ -732,7 +732,12 @@ export class Engine {
     }
     if (!Number.isInteger(repeats) || repeats < 1 || repeats > 50) throw new Error(`${what}: repeats must be an integer from 1 to 50; got ${describe(repeats)}`);
     const profile: TuningProfile = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: this.caps.renderer, measured: new Date().toISOString(), compact: { keep: {}, any: {} }, scan: {}, timings: {}, work: {} };
-    const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+    // Every await between tasks ends by checking the engine is still alive, so a dispose meanwhile
+    // rejects naming tune(), not the call it would make next.
+    const nextTask = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      this.#assertAlive('tune()');
+    };
     /**
      * Without a timer query a sample waits for a fence, polled between tasks: in a browser that wait
      * alone takes 4-5 ms (Chromium, WebKitGTK) to 9-10 ms (Firefox) with nothing submitted

@@ -237,7 +237,8 @@ describe('engine.tune()', () => {
   it("uploads its test data whole, a slice of rows per task, where the context takes integer uploads", async (context) => {
     const { gl, platform } = await testContext();
     if (platform !== 'browser') context.skip("headless-gl uploads through a pass of float bits, the whole stream at once (Node has no frames to keep)");
-    const n = 5003;
+    // Rows are at least 2,048 wide: slices of two rows, and a last one of one.
+    const n = 4 * 2048 + 5;
     const uploads: Array<{ y: number; width: number; rows: number; data: Uint32Array }> = [];
     const texSubImage2D = gl.texSubImage2D.bind(gl) as (...args: unknown[]) => void;
     const own = Object.prototype.hasOwnProperty.call(gl, 'texSubImage2D');
@@ -247,7 +248,7 @@ describe('engine.tune()', () => {
       if (format === gl.RED_INTEGER && x === 0 && data instanceof Uint32Array && data.length === width * rows && width * rows > 1) uploads.push({ y, width, rows, data: data.slice() });
       texSubImage2D(...args);
     };
-    TUNE_DATA.uploadElements = 1000; // several slices at this size
+    TUNE_DATA.uploadElements = 2 * 2048; // several slices at this size
     const engine = createEngine(gl);
     uploads.length = 0; // not createEngine's probe of uploads
     try {
@@ -267,11 +268,12 @@ describe('engine.tune()', () => {
       for (const upload of slices) {
         expect(upload.y, 'the next rows').toBe(row);
         expect(upload.width).toBe(width);
-        expect(upload.rows * width <= 1000 || upload.rows === 1, `${upload.rows} rows of ${width}: at most a slice`).toBe(true);
+        expect(upload.rows * width, `${upload.rows} rows of ${width}: at most a slice`).toBeLessThanOrEqual(Math.max(width, TUNE_DATA.uploadElements));
         row += upload.rows;
         words.push(...upload.data);
       }
       expect(words.length, 'whole rows covering the stream').toBeGreaterThanOrEqual(n);
+      if (width === 2048) expect(slices.map((upload) => upload.rows), 'full slices, then the rest').toEqual([2, 2, 1]);
       const expected = Array.from({ length: words.length }, (_, i) => (i < n ? (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000 : 0));
       expect(words).toEqual(expected);
     } finally {
