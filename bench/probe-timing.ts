@@ -6,6 +6,14 @@ import { join } from 'node:path';
 import { createEngine, type Engine } from '../src/index.js';
 import { gpuOf } from '../src/internal.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
+import { sourceState } from './lib/source-state.mjs';
+
+declare const __GLC_SOURCE__: { commit: string; uncommitted: string[] } | undefined;
+/**
+ * The engine a probe times: the commit and the src/ and glsl/ files changed since, baked into the
+ * bundle when it was built (bench/lib/bundle.mjs; the GPU machine has no git), else asked of git now.
+ */
+export const sourceOfBuild: { commit: string; uncommitted: string[] } = typeof __GLC_SOURCE__ === 'undefined' ? sourceState() : __GLC_SOURCE__;
 
 /**
  * The GPU probes' context: headless-gl (8 draw buffers through bench/gpu's shim, else 1), an engine
@@ -101,6 +109,6 @@ export function passTimes(engine: Engine, run: () => void): Map<string, number> 
 export function writeProbeJson(dir: string, name: string, data: object): void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ ...data, date: new Date().toISOString() }, null, 2));
+  writeFileSync(file, JSON.stringify({ ...data, source: sourceOfBuild, date: new Date().toISOString() }, null, 2));
   console.log(`wrote ${file}`);
 }

@@ -12,6 +12,7 @@ import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { optionsForPath, sizeClass, TUNE_DEFAULT_SIZES, TUNE_SAMPLING } from '../src/tuning.js';
 import type { CompactOptions, ScanAlgorithm } from '../src/index.js';
+import { sourceOfBuild } from './probe-timing.js';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, repeats: { type: 'string', default: '3' }, 'gpu-time': { type: 'boolean', default: false }, 'spinner-log2': { type: 'string', default: '24' }, sizes: { type: 'string' }, 'sample-ms': { type: 'string' } } });
 // --sizes 10,12: tune only these (log2; the default: engine.tune()'s own sizes).
@@ -205,6 +206,6 @@ if (values['gpu-time']) {
   const bound = gpuTimeRows.filter((r) => r.issueBound).length;
   console.log(`GPU time of the tune's calls (measured behind a long GPU task): ${gpuTimeTotal.toFixed(1)} ms; per size class ${[...bySize].map(([k, ms]) => `${k}: ${ms.toFixed(1)}`).join(', ')}; ${bound} of ${gpuTimeRows.length} points issue-bound (upper bounds)`);
 }
-const result = { renderer, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, wallMs, gpuMsEstimate: gpuMs, gpuTime: values['gpu-time'] ? { totalMs: gpuTimeTotal, rows: gpuTimeRows } : undefined, longestGapMs: longestGap, model, profile, rows };
+const result = { renderer, source: sourceOfBuild, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, wallMs, gpuMsEstimate: gpuMs, gpuTime: values['gpu-time'] ? { totalMs: gpuTimeTotal, rows: gpuTimeRows } : undefined, longestGapMs: longestGap, model, profile, rows };
 if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 1)}\n`);
 engine.dispose();

@@ -7,7 +7,6 @@
 // worst auto/fastest ratios, then the default scan against every scan algorithm per size
 // (bench/lib/scan-sweep.ts: `scanRows`, `worstScan`). A count or scan that differs from the CPU's
 // fails the run (exit 1).
-import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { chromiumArgs } from '../scripts/chromium.mjs';
 import { exitOnHelpOrUnknownBrowser, openBenchPage } from './lib/bench-page.mjs';
 import { rendererSlug } from './lib/format.mjs';
 import { pinBrowser } from './lib/pin-cores.mjs';
+import { sourceState } from './lib/source-state.mjs';
 import { TRACE_CATEGORIES, tuneTasks } from './lib/chrome-trace.mjs';
 
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
@@ -53,15 +53,7 @@ const query = new URLSearchParams({
 });
 
 // What the page runs: src/ and glsl/ of this working tree (the commit, and files changed since, as the build starts).
-const git = (...args) => {
-  try {
-    return execFileSync('git', args, { encoding: 'utf8' }).trimEnd();
-  } catch {
-    return ''; // not a checkout
-  }
-};
-const commit = git('rev-parse', '--short', 'HEAD');
-const uncommitted = git('status', '--porcelain', '--', 'src', 'glsl').split('\n').filter(Boolean).map((line) => line.slice(3));
+const { commit, uncommitted } = sourceState();
 // Traced, the page is not minified, so the profile's samples name the engine's functions.
 const opened = await openBenchPage(new URL('./tuned-sweep-page/', import.meta.url), values.browser, { minify: !values['chrome-trace'] });
 const { browser } = opened;

@@ -12,6 +12,7 @@ import { createEngine, type CompactOptions } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { compactCandidates, optionsForPath, TUNE_SAMPLING } from '../src/tuning.js';
 import { formatScanRow, sweepScans } from './lib/scan-sweep.js';
+import { sourceOfBuild } from './probe-timing.js';
 
 const { values } = parseArgs({ options: {
   json: { type: 'string' }, sizes: { type: 'string', default: '10,12,14,16,18,20' }, densities: { type: 'string', default: '0.05,0.25,0.5,0.75,0.95' },
@@ -81,5 +82,5 @@ for (const n of sizes) {
 console.log(`worst: auto (keep) ×${worstKeep.toFixed(2)} of the fastest order-keeping path; auto (any) ×${worstAny.toFixed(2)} of the fastest path`);
 const scans = await sweepScans(engine, sizes.map(Math.log2), { rounds, sync: () => gl.finish(), onRow: (row) => console.log(formatScanRow(row)) });
 console.log(`worst: the default scan ×${scans.worst.ratio.toFixed(2)} of the fastest scan (2^${scans.worst.log2n}); within 1.15 at ${scans.within115} of ${scans.rows.length} sizes`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, scanRows: scans.rows, worstScan: { ...scans.worst, within115: scans.within115, sizes: scans.rows.length } }, null, 1)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, scanRows: scans.rows, worstScan: { ...scans.worst, within115: scans.within115, sizes: scans.rows.length } }, null, 1)}\n`);
 engine.dispose();
