@@ -608,7 +608,12 @@ export class Engine {
    * ```
    */
   async warmUp(calls: readonly WarmUpCall[]): Promise<void> {
-    this.#assertAlive('warmUp()');
+    return this.#warmUp(calls, 'warmUp()');
+  }
+
+  /** warmUp() for `caller` (tune() warms up each size before timing it), named in its errors. */
+  async #warmUp(calls: readonly WarmUpCall[], caller: 'warmUp()' | 'tune()'): Promise<void> {
+    this.#assertAlive(caller);
     const plans = parseWarmUpCalls(calls, this.caps);
     const gpu = this.#gpu;
     const linking = new Set<Program>();
@@ -637,7 +642,7 @@ export class Engine {
           gpu.warming = undefined;
         }
         await new Promise((resolve) => setTimeout(resolve, 0));
-        this.#assertAlive('warmUp()');
+        this.#assertAlive(caller);
       }
     }
     // Ask each link's status once, each in a task of its own. With KHR_parallel_shader_compile, after
@@ -656,13 +661,13 @@ export class Engine {
     // linkProgram: nothing to wait for.
     const paced = !gpu.programs.parallel && this.caps.asyncReadback;
     let paused = 0;
-    if (paced && linking.size > 0) await this.#gpuDone('warmUp()');
+    if (paced && linking.size > 0) await this.#gpuDone(caller);
     for (const program of linking) {
       // Not for a program ready already or evicted (a warm-up of more programs than the cache holds:
       // a deleted program's completion status never comes).
       while (gpu.programs.waiting(program) && !gpu.programs.linked(program)) {
         await new Promise((resolve) => setTimeout(resolve, 1));
-        this.#assertAlive('warmUp()');
+        this.#assertAlive(caller);
       }
       if (!gpu.programs.waiting(program)) continue;
       // Past the budget no pause, and nothing learnt from questions asked without one.
@@ -671,13 +676,13 @@ export class Engine {
       if (pause >= 1) {
         paused += pause;
         await new Promise((resolve) => setTimeout(resolve, pause));
-        this.#assertAlive('warmUp()');
+        this.#assertAlive(caller);
         if (!gpu.programs.waiting(program)) continue;
       }
       const waited = gpu.guard.run(() => gpu.programs.finish(program));
       if (budgeted) this.#linkPause = nextLinkPause(this.#linkPause, waited, WARM_UP_MAX_PAUSE_MS);
       await new Promise((resolve) => setTimeout(resolve, 0));
-      this.#assertAlive('warmUp()');
+      this.#assertAlive(caller);
     }
   }
 
@@ -756,7 +761,7 @@ export class Engine {
       // before it at the first check (0 ms) but one behind any call only a poll later (5-7 ms), and a
       // floor of 0 had left its samples at one call each, timed as that poll (profile.sampling).
       // Its programs linked first, off the thread where the context can (a first call links them on it).
-      await this.warmUp([{ scan: {}, type: 'uint32', lengths: [1] }]);
+      await this.#warmUp([{ scan: {}, type: 'uint32', lengths: [1] }], 'tune()');
       const tiny = this.stream(new Uint32Array(1));
       try {
         this.scan(tiny).dispose(); // first use: fills the pool
@@ -789,7 +794,7 @@ export class Engine {
     if (fenceTimed) {
       const issueOfFour = async (n: number): Promise<{ issued: number; done: number }> => {
         // One algorithm at both sizes (a loaded profile could choose differently per size class).
-        await this.warmUp([{ scan: { algorithm: 'reduce-then-scan' }, type: 'uint32', lengths: [n] }]);
+        await this.#warmUp([{ scan: { algorithm: 'reduce-then-scan' }, type: 'uint32', lengths: [n] }], 'tune()');
         const probe = this.stream(new Uint32Array(n));
         try {
           const scanOnce = () => this.scan(probe, { algorithm: 'reduce-then-scan' }).dispose();
@@ -925,10 +930,10 @@ export class Engine {
     for (const n of sizes) {
       // Every program first, linked in the background where the context can (KHR_parallel_shader_compile):
       // a first use inside the timing loop would compile on the thread.
-      await this.warmUp([
+      await this.#warmUp([
         ...compactCandidates.map(({ path }) => ({ compact: { keep: { lessEqual: 0 }, ...optionsForPath(path) } as CompactOptions, type: 'uint32' as const, lengths: [n] })),
         ...scanCandidates.map((algorithm) => ({ scan: { algorithm }, type: 'uint32' as const, lengths: [n] })),
-      ]);
+      ], 'tune()');
       const stream = await this.#tuneStream(n, nextTask);
       try {
         const key = String(sizeClass(stream.layout.capacity));
@@ -986,7 +991,7 @@ export class Engine {
     for (let from = 0; from < n; ) {
       from = fillTuneData(bits, from, n, performance.now() + TUNE_DATA.sliceMs);
       if (from < n) await nextTask();
-      this.#assertAlive('tune()'); // also where the data took one slice: the last await may be warmUp()'s
+      this.#assertAlive('tune()'); // also where the data took one slice: the last await was the warm-up's
     }
     if (this.caps.uploadPath !== 'integer') return this.#newStream('uint32', format, n, (target) => uploadBits(this.#gpu, this.caps.uploadPath, target, bits));
     const stream = this.#newStream<Uint32Array>('uint32', format, n);

@@ -41,4 +41,46 @@ describe('context loss', () => {
     expect(Array.from(await again.read())).toEqual([1, 2, 3]);
     fresh.dispose();
   });
+
+  // tune() and warmUp() (without KHR_parallel_shader_compile) wait between tasks for a fence issued
+  // after their work. A context lost while they wait must end the wait with the engine's own error
+  // naming the call: a lost context makes no fence (fenceSync answers null, which clientWaitSync would
+  // refuse with a TypeError) and fails a wait on one made before (WAIT_FAILED).
+  for (const when of ['as the fence is made', 'while the fence is polled'] as const) {
+    for (const call of ['tune()', 'warmUp()'] as const) {
+      it(`${call} rejects naming itself when the context is lost ${when}`, { timeout: 60_000 }, async (context) => {
+        if (!inBrowser) context.skip('browser-only: headless-gl has no WEBGL_lose_context (and waits with glFinish)');
+        const canvas = document.createElement('canvas');
+        const gl = testGl(canvas.getContext('webgl2')!);
+        if (call === 'warmUp()' && gl.getExtension('KHR_parallel_shader_compile')) {
+          context.skip('this context has KHR_parallel_shader_compile: warmUp() waits for the driver, not for a fence');
+        }
+        const lose = gl.getExtension('WEBGL_lose_context')!;
+        const [fenceSync, clientWaitSync] = [gl.fenceSync.bind(gl), gl.clientWaitSync.bind(gl)];
+        let lost = false;
+        const loseNow = () => {
+          if (!lost) lose.loseContext();
+          lost = true;
+        };
+        Object.assign(gl, {
+          fenceSync: (condition: number, flags: number) => {
+            if (when === 'as the fence is made') loseNow();
+            return fenceSync(condition, flags);
+          },
+          clientWaitSync: (sync: WebGLSync, flags: number, timeout: number) => {
+            if (when === 'while the fence is polled') loseNow();
+            return clientWaitSync(sync, flags, timeout);
+          },
+        });
+        const engine = createEngine(gl);
+        const running = call === 'tune()'
+          ? engine.tune({ sizes: [1000], densities: [0.5], repeats: 1 })
+          : engine.warmUp([{ compact: { keep: { glsl: 'return value.x % 5u == 1u;' } }, type: 'uint32', lengths: [700] }]);
+        const name = call.replace(/[()]/g, '\\$&');
+        await expect(running).rejects.toThrow(new RegExp(`engine\\.${name}: the WebGL context was lost`));
+        expect(lost, 'the context was lost where the test meant it to be').toBe(true);
+        engine.dispose(); // safe on a lost context
+      });
+    }
+  }
 });

@@ -220,14 +220,25 @@ describe('engine.tune()', () => {
     const objects = countGlObjects(gl);
     try {
       const engine = createEngine(gl);
-      // Disposed as the warm-up of the tuned size returns: the next thing tune() does is make its data
-      // (in one slice at this size), where it once went on to take a texture from the disposed engine.
-      const warmUp = engine.warmUp.bind(engine);
-      engine.warmUp = async (calls) => {
-        await warmUp(calls);
-        if (calls.length > 1) engine.dispose();
-      };
-      await expect(engine.tune({ sizes: [1000], densities: [0.5], repeats: 1 })).rejects.toThrow(/engine\.tune\(\): this engine was disposed/);
+      // Disposed as tune() starts making its data, after the warm-up of the tuned size (the data's
+      // slice length is read first): the data takes one slice at this size, after which tune() once went
+      // on to take a texture from the disposed engine.
+      const sliceMs = TUNE_DATA.sliceMs;
+      let disposed = false;
+      Object.defineProperty(TUNE_DATA, 'sliceMs', {
+        configurable: true,
+        get: () => {
+          if (!disposed) engine.dispose();
+          disposed = true;
+          return sliceMs;
+        },
+      });
+      try {
+        await expect(engine.tune({ sizes: [1000], densities: [0.5], repeats: 1 })).rejects.toThrow(/engine\.tune\(\): this engine was disposed/);
+      } finally {
+        Object.defineProperty(TUNE_DATA, 'sliceMs', { configurable: true, writable: true, enumerable: true, value: sliceMs });
+      }
+      expect(disposed, 'disposed as the data was made').toBe(true);
       expect(nonZero(objects.live), 'GL objects left').toEqual({});
     } finally {
       objects.restore();
