@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, callsBlock, choiceOverDensities, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, choiceOverDensities, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -712,7 +712,7 @@ export class Engine {
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
    * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread
-   * (WebKitGTK) a sample is timed on the thread and holds at most 12 ms of calls; headless-gl waits
+   * (WebKitGTK) a sample holds at most 12 ms of calls, each reckoned until its work is done; headless-gl waits
    * with gl.finish(). Results never change
    * (every path is exact); order changes only where `order: 'any'` allows it.
    * @returns The profile (JSON): keep it (e.g. localStorage) and give it back with useProfile().
@@ -823,9 +823,9 @@ export class Engine {
      * by timer query, else submit-to-done, waited for by fence less the fence's own wait or by
      * glFinish). A sample is a batch of back-to-back calls (as an app makes them) long enough to be
      * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls), one batch per task.
-     * Where the calls block the thread (WebKitGTK: its GL calls return when the work is done, so a
-     * sample of 16 calls was one task of 81 ms), a sample is timed on the thread instead, with no
-     * fence and so no floor, and holds at most TUNE_TASK_MS (tuning.ts) of calls: every task stays within a frame.
+     * Where the calls block the thread (WebKitGTK: its GL calls return when most of the work is done,
+     * so a sample of 16 calls was one task of 81 ms), a sample holds at most TUNE_TASK_MS (tuning.ts)
+     * of calls, by the longer of a call's issue and submit-to-done times: every task stays within a frame.
      */
     const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string) => {
       const first = run(); // first use: fills the pool
@@ -852,9 +852,11 @@ export class Engine {
         const record = profile.sampling!.batches[point]![path]!;
         record.samples = (record.samples ?? 0) + 1;
         if (blockingCalls) {
+          // Until the work is done, not until the calls return (tuning.ts#blockingSampleMs).
           for (let k = 0; k < batch; k++) run().dispose();
-          times.push((performance.now() - start) / batch);
-          await this.#gpuDone('tune()'); // whatever is left (little, where calls block), outside the sample
+          const onThreadMs = performance.now() - start;
+          await this.#gpuDone('tune()');
+          times.push(blockingSampleMs({ onThreadMs, doneMs: performance.now() - start }, fenceFloor, batch));
           return;
         }
         const gpuMs = await this.gpuTime(() => {

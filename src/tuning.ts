@@ -72,7 +72,8 @@ export interface TuneSampling {
   /**
    * Whether the context's calls block the thread (timed by fence only; four scans of up to 2^16
    * elements took at least 70 % of their submit-to-done time to issue, and twice as long as four
-   * scans of a sixteenth as many): samples then timed on the thread.
+   * scans of a sixteenth as many): samples then hold at most 12 ms of calls, and are timed until the
+   * work is done (less the fence's own wait), at least their time on the thread.
    */
   blockingCalls?: boolean;
   /** Per point (size class / density, or size class / scan) and path: how its samples were sized. */
@@ -83,11 +84,11 @@ export interface TuneSampling {
 export interface TuneBatch {
   /** Calls per sample (back to back, one sample per task). */
   calls: number;
-  /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample where calls do not block. */
+  /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample. */
   oneCallMs: number;
   /**
-   * One call's time on the thread until it returned (ms): what sized the sample where calls block
-   * (`TuneSampling.blockingCalls`: as many as fit in 12 ms), and elsewhere where longer than `oneCallMs`.
+   * One call's time on the thread until it returned (ms): with `oneCallMs`, the longer, what sized the
+   * sample (where calls block, `TuneSampling.blockingCalls`: as many as fit in 12 ms).
    */
   issueMs?: number;
   /**
@@ -286,18 +287,34 @@ export const MAX_BATCH_CALLS = 16;
 /**
  * How many back-to-back calls one tune() sample holds (TUNE_SAMPLING's rule), from one call's
  * submit-to-done time less the fence floor (`oneMs`) and its time on the thread until it returned
- * (`issuedMs`). Calls that block the thread: as many as fit in TUNE_TASK_MS by their issue time (the
- * thread's clock may tick by whole milliseconds, as WebKitGTK's does: a sample of one or two calls
- * could not rank paths). Otherwise enough to last the sample's length, and at least twice the fence's
- * own wait, each call taking the longer of its two times (calls issued back to back wait for neither
- * the GPU nor each other: where the submit-to-done less the floor is at the clamp, headless-gl's small
- * calls, sizing by it alone made every batch MAX_BATCH_CALLS). Always 1 to MAX_BATCH_CALLS.
+ * (`issuedMs`). Calls that block the thread: as many as fit in TUNE_TASK_MS, each call taking the
+ * longer of its two times. A call that blocks may still return before its work is done, and the next
+ * one then waits for it: WebKitGTK + llvmpipe's bitmask at 2^18 returned after 1 ms of its 9, and a
+ * sample sized by the issue time alone, 12 calls, held the thread for ~160 ms
+ * (bench/results/issue-20/tuned-sweep-webkit-*-rounds7-pinned.json). Otherwise enough to last the
+ * sample's length, and at least twice the fence's own wait, each call again taking the longer of its
+ * two times (calls issued back to back wait for neither the GPU nor each other: where the
+ * submit-to-done less the floor is at the clamp, headless-gl's small calls, sizing by it alone made
+ * every batch MAX_BATCH_CALLS). Always 1 to MAX_BATCH_CALLS.
  */
 export function batchCalls(call: { oneMs: number; issuedMs: number }, timing: { blocking: boolean; fenceFloorMs: number; sampleMs?: number }): number {
+  const callMs = Math.max(call.oneMs, call.issuedMs);
   const calls = timing.blocking
-    ? Math.floor(TUNE_TASK_MS / Math.max(call.issuedMs, 0.01))
-    : Math.ceil(Math.max(timing.sampleMs ?? TUNE_SAMPLING.sampleMs, 2 * timing.fenceFloorMs) / Math.max(call.oneMs, call.issuedMs));
+    ? Math.floor(TUNE_TASK_MS / Math.max(callMs, 0.01))
+    : Math.ceil(Math.max(timing.sampleMs ?? TUNE_SAMPLING.sampleMs, 2 * timing.fenceFloorMs) / callMs);
   return Math.max(1, Math.min(MAX_BATCH_CALLS, calls));
+}
+
+/**
+ * ms per call of a tune() sample of `calls` calls that block the thread: from the sample's start until
+ * its work was done (`doneMs`, waited for by fence) less the fence's own wait, or its time on the
+ * thread (`onThreadMs`) where that is longer. A call that blocks may return before its work is done
+ * (WebKitGTK + llvmpipe, 2^18 at 90 % kept: Horn's calls after 9 ms of their 17); timed on the thread
+ * alone such samples had read 11 ms per call where the sweep's batches took 19-23, and auto chose
+ * Horn there at 1.9x the fastest (bench/results/issue-20/tuned-sweep-webkit-*-rounds7-pinned.json).
+ */
+export function blockingSampleMs(sample: { onThreadMs: number; doneMs: number }, fenceFloorMs: number, calls: number): number {
+  return Math.max(sample.onThreadMs, sample.doneMs - fenceFloorMs) / calls;
 }
 
 /** tune(): a path this many times slower than the fastest after one sample is not sampled again (see pathsToResample). */

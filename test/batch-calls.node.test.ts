@@ -3,7 +3,7 @@
 // the 0.5 ms sample), which cannot tell one rule from another; here each rule meets a case that only
 // it decides. The figures are of the kinds measured (docs/performance.md, issue 20).
 import { expect, it } from 'vitest';
-import { batchCalls, MAX_BATCH_CALLS, TUNE_SAMPLING, TUNE_TASK_MS } from '../src/tuning.js';
+import { batchCalls, blockingSampleMs, MAX_BATCH_CALLS, TUNE_SAMPLING, TUNE_TASK_MS } from '../src/tuning.js';
 
 const free = { blocking: false, fenceFloorMs: 0 };
 
@@ -33,14 +33,29 @@ it('one call at least and MAX_BATCH_CALLS at most', () => {
   expect(batchCalls({ oneMs: 0, issuedMs: 0 }, { blocking: false, fenceFloorMs: 4 })).toBe(16);
 });
 
-it('calls that block the thread: as many as fit in TUNE_TASK_MS by their issue time', () => {
+it('calls that block the thread: as many as fit in TUNE_TASK_MS, each at the longer of its two times', () => {
   expect(TUNE_TASK_MS).toBe(12);
   // WebKitGTK: 5 ms calls, two per sample (10 ms), whatever the fence floor or the sample length.
   expect(batchCalls({ oneMs: 5, issuedMs: 5 }, { blocking: true, fenceFloorMs: 8 })).toBe(2);
   expect(batchCalls({ oneMs: 0.1, issuedMs: 5 }, { blocking: true, fenceFloorMs: 0 })).toBe(2);
+  // A call that returns before its work is done (WebKitGTK + llvmpipe's bitmask at 2^18: 1 ms to
+  // return, 9 to be done): the next one waits for it, so one per sample, not 12 (~160 ms of thread).
+  expect(batchCalls({ oneMs: 9, issuedMs: 1 }, { blocking: true, fenceFloorMs: 4 })).toBe(1);
+  expect(batchCalls({ oneMs: 4, issuedMs: 1 }, { blocking: true, fenceFloorMs: 4 })).toBe(3);
   // Rounded down: 5 ms calls do not take three (15 ms).
   expect(batchCalls({ oneMs: 5, issuedMs: 5 }, { blocking: true, fenceFloorMs: 0, sampleMs: 15 })).toBe(2);
   // One at least (a 30 ms call), 16 at most (a clock that read 0).
   expect(batchCalls({ oneMs: 30, issuedMs: 30 }, { blocking: true, fenceFloorMs: 0 })).toBe(1);
   expect(batchCalls({ oneMs: 0, issuedMs: 0 }, { blocking: true, fenceFloorMs: 0 })).toBe(16);
+});
+
+it('a sample of calls that block is timed until its work is done, less the fence floor, at least its time on the thread', () => {
+  // WebKitGTK + llvmpipe, Horn at 2^18: one call back on the thread after 9 ms, done after 21 (a 4 ms
+  // fence floor): 17 ms per call, not the 9 the thread saw.
+  expect(blockingSampleMs({ onThreadMs: 9, doneMs: 21 }, 4, 1)).toBe(17);
+  // Per call: two calls done after 20 ms with a 4 ms floor.
+  expect(blockingSampleMs({ onThreadMs: 12, doneMs: 20 }, 4, 2)).toBe(8);
+  // Calls that return when their work is done: the fence adds only its own wait (on a clock of whole
+  // milliseconds it can read a little less), so the thread's time stands.
+  expect(blockingSampleMs({ onThreadMs: 10, doneMs: 13 }, 4, 2)).toBe(5);
 });
