@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, choiceOverDensities, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, choiceOverDensities, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -869,7 +869,10 @@ export class Engine {
           times.push(Math.max(performance.now() - start - fenceFloor, 0) / batch);
         }
       };
-      const median = () => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+      const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+      /** The lower of the two medians once a second opinion was taken (secondOpinion), else the median. */
+      let confirmed: number | undefined;
+      const median = () => confirmed ?? middle(times);
       // Before later samples: other paths' first samples ran since this one's, and the pool may
       // have let its targets go (an untimed call takes them again, outside any sample).
       const rewarm = async (): Promise<void> => {
@@ -885,7 +888,23 @@ export class Engine {
         while (times.length < repeats) await sample();
         return true;
       };
-      return { one, sample, median, complete };
+      /**
+       * A second opinion (tuning.ts#secondOpinion): `repeats` fresh samples after an untimed call,
+       * and from then on the lower of the two medians (what slows a sample only adds time). Once.
+       */
+      const confirm = async (): Promise<void> => {
+        if (confirmed !== undefined) return;
+        await complete();
+        const first = middle(times);
+        const fresh: number[] = [];
+        await rewarm();
+        while (fresh.length < repeats) {
+          await sample();
+          fresh.push(times.pop()!);
+        }
+        confirmed = Math.min(first, middle(fresh));
+      };
+      return { one, sample, median, complete, confirm };
     };
     type Sampler = Awaited<ReturnType<typeof sampler>>;
     /**
@@ -957,6 +976,25 @@ export class Engine {
           keep = fastest(keepPaths);
           any = fastest(anyPaths);
         }
+        // A second opinion before leaving the default: its loss and the winner's gain are sampled
+        // again, and each path's time is the lower of its two medians (tuning.ts#secondOpinion).
+        const contested = secondOpinion('bitmask', [keep, any]);
+        if (contested.length > 0) {
+          for (const point of points) {
+            for (const path of contested) {
+              const s = samplersAt.get(point)?.get(path);
+              if (!s) continue;
+              await s.confirm();
+              profile.timings[point]![path] = s.median();
+            }
+          }
+          keep = fastest(keepPaths);
+          any = fastest(anyPaths);
+          for (let round = 0; round < anyPaths.length && (await completeAll(points, [keep.best, keep.choice, any.best, any.choice, 'bitmask'])); round++) {
+            keep = fastest(keepPaths);
+            any = fastest(anyPaths);
+          }
+        }
         profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
         const scanPoint = `${key}/scan`;
@@ -968,6 +1006,13 @@ export class Engine {
           return { best, choice: scanTimes[defaultScanHere] <= scanTimes[best] * KEEP_DEFAULT_WITHIN ? defaultScanHere : best };
         };
         let scan = chooseScan();
+        for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();
+        for (const algorithm of secondOpinion(defaultScanHere, [scan])) {
+          const s = samplersAt.get(scanPoint)!.get(algorithm)!;
+          await s.confirm();
+          profile.timings[scanPoint]![algorithm] = s.median();
+        }
+        scan = chooseScan();
         for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();
         profile.scan[key] = scan.choice;
       } finally {

@@ -44,7 +44,10 @@ export interface TuningProfile {
   };
   /** The fastest whole-stream scan per size class, timed on one-component streams (and taken for those). */
   scan: Record<string, ScanAlgorithm>;
-  /** Median ms per call of every path measured, per size class and density (for the record). */
+  /**
+   * Median ms per call of every path measured, per size class and density (for the record); for a
+   * path sampled a second time (tuning.ts#secondOpinion), the lower of its two medians.
+   */
   timings: Record<string, Record<string, number>>;
   /**
    * What each measured call drew (passes, full-screen fragments, line fragments at most), per point and
@@ -94,7 +97,8 @@ export interface TuneBatch {
   /**
    * Samples taken: `repeats`, or 1 where the path was at least twice as slow as the fastest of its
    * candidate sets by its first sample and by its single call (`pathsToResample`; not sampled again
-   * unless a choice rests on it). A path sampled again is called once more, untimed, before its later
+   * unless a choice rests on it), or 2 × `repeats` where a size class left the built-in default and
+   * the path was sampled a second time (`secondOpinion`). A path sampled again is called once more, untimed, before its later
    * samples (its targets back in the pool).
    */
   samples?: number;
@@ -209,6 +213,23 @@ export function choiceOverDensities(timings: TuningProfile['timings'], points: r
   const ratios = new Map(paths.map((path) => [path, worstRatio(path)]));
   const best = paths.reduce((a, b) => (ratios.get(b)! < ratios.get(a)! || (ratios.get(b) === ratios.get(a) && total(b) < total(a)) ? b : a));
   return { best, choice: ratios.get('bitmask')! <= ratios.get(best)! * keepDefaultWithin ? 'bitmask' : best };
+}
+
+/**
+ * Which paths tune() samples a second time before a size class leaves the built-in default: the
+ * default and every path chosen over it (none where every choice kept it). A choice over the default
+ * rests on its worst ratio over the tuned densities, which one disturbed point decides: WebKitGTK +
+ * llvmpipe's bitmask at 2^14, 50 % kept, read 3.08 ms per call against 1.33 and 1.82 at 10 and 90 %,
+ * and the HistoPyramid won the size class at up to 1.47x the bitmask in the sweep; on the H200 the
+ * HistoPyramid at 2^16, 90 % kept, read 0.46 ms against 0.67-0.70 at the other densities, and won at up
+ * to 1.36x (bench/results/issue-20/tuned-sweep-webkit-*-rounds7-pinned-done-timed.json,
+ * tuned-sweep-h200-egl-2026-11-26-seventh-2.json). Sampled again later, each path keeps the lower of
+ * its two medians: what disturbs a sample (another process, a collection, the browser's own work) only
+ * adds time.
+ */
+export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choice: string }>): string[] {
+  const chosen = [...new Set(choices.map((c) => c.choice))].filter((path) => path !== defaultPath);
+  return chosen.length === 0 ? [] : [defaultPath, ...chosen];
 }
 
 /** Checks a profile given to engine.useProfile(); returns it typed, or throws saying what is wrong. */

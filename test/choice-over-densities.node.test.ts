@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities } from '../src/tuning.js';
+import { choiceOverDensities, secondOpinion } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -39,5 +39,17 @@ describe('choiceOverDensities', () => {
     const timings = timingsOf([[2, 1.5, 1], [2, 1.5, 1], [2, 1.5, 1]]);
     expect(choiceOverDensities(timings, points, ['bitmask', 'histopyramid'], 1).best).toBe('histopyramid');
     expect(choiceOverDensities(timings, points, paths, 1).best).toBe('jumping-jack');
+  });
+});
+
+describe('secondOpinion', () => {
+  it('asks again of the default and every path chosen over it, and of none where every choice kept it', () => {
+    expect(secondOpinion('bitmask', [{ choice: 'bitmask' }, { choice: 'bitmask' }])).toEqual([]);
+    expect(secondOpinion('bitmask', [{ choice: 'histopyramid' }, { choice: 'bitmask' }])).toEqual(['bitmask', 'histopyramid']);
+    // Each path once: keep and any chose the same.
+    expect(secondOpinion('bitmask', [{ choice: 'histopyramid' }, { choice: 'histopyramid' }])).toEqual(['bitmask', 'histopyramid']);
+    expect(secondOpinion('bitmask', [{ choice: 'histopyramid' }, { choice: 'jumping-jack' }])).toEqual(['bitmask', 'histopyramid', 'jumping-jack']);
+    // The scan's default is whichever the engine has there.
+    expect(secondOpinion('reduce-then-scan', [{ choice: 'blelloch' }])).toEqual(['reduce-then-scan', 'blelloch']);
   });
 });
