@@ -14,6 +14,7 @@
 import { createEngine, type CompactOptions } from 'glcompact';
 import { compactCandidates, optionsForPath } from '../../src/tuning.js';
 import { formatScanRow, sweepScans, type ScanSweep } from '../lib/scan-sweep.js';
+import { random, shuffler } from '../lib/seeded-order.js';
 
 interface Row {
   log2n: number;
@@ -116,17 +117,6 @@ const status = (text: string, progress?: number) => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** mulberry32: a seeded order of the series per round, so no series always follows the same one. */
-function random(seedValue: number) {
-  let a = seedValue >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A stretch of the main thread without a tick, and the WebGL methods that took its time (?traceGaps=1). */
 interface Gap {
@@ -274,7 +264,7 @@ async function run(): Promise<void> {
   ];
   const pathsKeep = series.filter(([name, , keeps]) => keeps && !name.startsWith('auto')).map(([name]) => name);
   const pathsAll = series.filter(([name]) => !name.startsWith('auto')).map(([name]) => name);
-  const shuffle = random(seed);
+  const order = shuffler(random(seed));
   const points = sizes.length * densities.length;
   const worst = { keep: { ratio: 0, log2n: 0, density: 0 }, any: { ratio: 0, log2n: 0, density: 0 }, keepNet: 0, anyNet: 0 };
   for (const log2n of sizes) {
@@ -298,8 +288,8 @@ async function run(): Promise<void> {
       const runsMs: Record<string, number[]> = Object.fromEntries(series.map(([name]) => [name, []]));
       const syncRuns: number[] = [];
       for (let round = 0; round < rounds; round++) {
-        const order = series.map((s) => [shuffle(), s] as const).sort((a, b) => a[0] - b[0]).map(([, s]) => s);
-        for (const [name, options] of order) {
+        const roundOrder = order(series);
+        for (const [name, options] of roundOrder) {
           await engine.finish();
           const start = performance.now();
           for (let k = 0; k < batch; k++) engine.compact(stream, { keep, ...options } as CompactOptions).dispose();
@@ -339,7 +329,7 @@ async function run(): Promise<void> {
     rounds,
     sync: () => engine.finish(),
     batchFor: (n) => batchParam ?? (n <= 2 ** 14 ? 16 : 8),
-    order: (names) => names.map((name) => [shuffle(), name] as const).sort((a, b) => a[0] - b[0]).map(([, name]) => name),
+    order: (names) => order(names),
     onRow: (row) => (log.textContent += `${formatScanRow(row)}\n`),
   });
   engine.dispose();
