@@ -1,9 +1,10 @@
 // Issue 20: replays, offline, which path `auto` would take at every point of committed tuned sweeps
 // (bench/tuned-sweep.ts, bench/tuned-sweep-browser.mjs) if the per-density switch used another margin
-// (src/engine.ts SWITCH_AT_DENSITY, src/tuning.ts#choiceAtDensity), from each sweep's own profile,
+// (src/tuning.ts#densitySwitchMargin, #choiceAtDensity), from each sweep's own profile,
 // and scores that path against the fastest by the sweep's own series: the worst ratio ('keep' /
-// 'any') and the points within 1.15 on both. At the engine's margin (1.15) the replay must agree
-// with the path the sweep ran (it prints how many of its choices do). With --interpolate, the switch
+// 'any') and the points within 1.15 on both. At the margin the sweep's engine switched at (its JSON's
+// `switchMargin`: tuning.ts#densitySwitchMargin; 1.15 for sweeps made before it was recorded) the
+// replay must agree with the path the sweep ran (it prints how many of its choices do). With --interpolate, the switch
 // compares the paths' timings interpolated linearly between the two tuned densities around the
 // call's (the engine takes the nearest tuned density's). With --keep-default, the switch stays at
 // 1.15 and what varies is the margin by which tune() keeps the built-in default (the bitmask) as a
@@ -49,11 +50,13 @@ const choose = interpolate ? interpolatedChoice : choiceAtDensity;
 const keepPaths: string[] = compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path);
 const allPaths: string[] = compactCandidates.map((c) => c.path);
 const margins = keepDefault ? [1.1, 1.2, 1.3, 1.5] : [1.15, 1.25, 1.35, 1.5, Infinity];
-const ENGINE_MARGIN = keepDefault ? 1.1 : 1.15;
+
+/** The margin the sweep's engine used: 1.1 to keep the default; the recorded switch margin, else 1.15. */
+const engineMargin = (sweep: { switchMargin?: number }) => (keepDefault ? 1.1 : sweep.switchMargin ?? 1.15);
 interface Row { log2n: number; density: number; ms: Record<string, number>; autoKeepPath: string; autoAnyPath: string }
 
 for (const file of process.argv.slice(2).filter((arg) => !arg.startsWith('--'))) {
-  const sweep = JSON.parse(readFileSync(file, 'utf8')) as { profile?: TuningProfile; rows?: Row[] };
+  const sweep = JSON.parse(readFileSync(file, 'utf8')) as { profile?: TuningProfile; rows?: Row[]; switchMargin?: number };
   if (!sweep.profile || !sweep.rows?.[0]?.autoKeepPath) continue; // not a tuned sweep with its paths
   let agree = 0;
   const scores = margins.map((margin) => {
@@ -64,7 +67,7 @@ for (const file of process.argv.slice(2).filter((arg) => !arg.startsWith('--')))
       const capacity = 2 ** row.log2n;
       const keep = choose(profile, 'keep', capacity, row.density, switchAt) ?? nearest(profile.compact.keep, capacity)!;
       const any = choose(profile, 'any', capacity, row.density, switchAt) ?? nearest(profile.compact.any, capacity)!;
-      if (margin === ENGINE_MARGIN) agree += Number(keep === row.autoKeepPath) + Number(any === row.autoAnyPath);
+      if (margin === engineMargin(sweep)) agree += Number(keep === row.autoKeepPath) + Number(any === row.autoAnyPath);
       const keepRatio = row.ms[keep]! / Math.min(...keepPaths.map((path) => row.ms[path]!));
       const anyRatio = row.ms[any]! / Math.min(...allPaths.map((path) => row.ms[path]!));
       worstKeep = Math.max(worstKeep, keepRatio);

@@ -135,7 +135,7 @@ const document = {
   choices: { keep: tune.profile.compact.keep, any: tune.profile.compact.any, scan: tune.profile.scan },
   worst: { ...worst, keepWithin115: within('keepRatio'), anyWithin115: within('anyRatio'), points: rows.length,
     keepMissesOnTheSamePath: samePathMisses('keepRatio', 'keepSamePath'), anyMissesOnTheSamePath: samePathMisses('anyRatio', 'anySamePath') },
-  rows, profile: tune.profile,
+  rows, profile: tune.profile, switchMargin: tune.switchMargin,
   ...(results.scans ? { scanRows: results.scans.rows, worstScan: { ...results.scans.worst, within115: results.scans.within115, sizes: results.scans.rows.length } } : {}),
 };
 await mkdir(out, { recursive: true });

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine, type CompactOptions } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { compactCandidates, optionsForPath, TUNE_SAMPLING } from '../src/tuning.js';
+import { compactCandidates, densitySwitchMargin, optionsForPath, TUNE_SAMPLING } from '../src/tuning.js';
 import { formatScanRow, sweepScans } from './lib/scan-sweep.js';
 import { random, shuffler } from './lib/seeded-order.js';
 import { sourceOfBuild } from './probe-timing.js';
@@ -94,5 +94,5 @@ for (const n of sizes) {
 console.log(`worst: auto (keep) ×${worstKeep.toFixed(2)} of the fastest order-keeping path; auto (any) ×${worstAny.toFixed(2)} of the fastest path`);
 const scans = await sweepScans(engine, sizes.map(Math.log2), { rounds, sync: () => gl.finish(), order: (names) => order(names), onRow: (row) => console.log(formatScanRow(row)) });
 console.log(`worst: the default scan ×${scans.worst.ratio.toFixed(2)} of the fastest scan (2^${scans.worst.log2n}); within 1.15 at ${scans.within115} of ${scans.rows.length} sizes`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), config: { rounds, batchScale, seed, order: 'a fresh seeded order per round' }, sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, scanRows: scans.rows, worstScan: { ...scans.worst, within115: scans.within115, sizes: scans.rows.length } }, null, 1)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), config: { rounds, batchScale, seed, order: 'a fresh seeded order per round' }, switchMargin: densitySwitchMargin(profile), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, scanRows: scans.rows, worstScan: { ...scans.worst, within115: scans.within115, sizes: scans.rows.length } }, null, 1)}\n`);
 engine.dispose();

@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, choiceOverDensities, compactCandidates, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, choiceOverDensities, compactCandidates, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -40,8 +40,6 @@ import { describe, oneOf, optionsObject } from './validate.js';
  */
 const KEEP_DEFAULT_WITHIN = 1.1;
 
-/** auto leaves the size class's choice at a known density only for a path faster by more than this (the target ratio). */
-const SWITCH_AT_DENSITY = 1.15;
 
 /** warmUp() without KHR_parallel_shader_compile: the longest pause (ms) before asking a link's status. */
 const WARM_UP_MAX_PAUSE_MS = 50;
@@ -301,7 +299,7 @@ export class Engine {
       const profile = this.#profile;
       if (!profile) return;
       const { capacity } = stream.layout;
-      const at = (order: 'keep' | 'any') => choiceAtDensity(profile, order, capacity, count / sourceLength, SWITCH_AT_DENSITY);
+      const at = (order: 'keep' | 'any') => choiceAtDensity(profile, order, capacity, count / sourceLength, densitySwitchMargin(profile));
       const choice = { keep: at('keep'), any: at('any') };
       this.#atDensity.set(stream, choice);
       this.#atDensityBySize.set(sizeClass(capacity), choice);
@@ -1080,7 +1078,7 @@ export class Engine {
 
   /**
    * auto's compaction with a profile: the size class's choice, or where the density last counted for
-   * this stream (or its size class) makes that choice clearly slow (by more than SWITCH_AT_DENSITY in
+   * this stream (or its size class) makes that choice clearly slow (by more than tuning.ts#densitySwitchMargin in
    * the profile's timings), the fastest path there (worked out when the count arrived).
    */
   #tunedCompaction(order: 'keep' | 'any', stream: Stream): CompactStats['algorithm'] | undefined {

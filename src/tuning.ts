@@ -195,6 +195,23 @@ export function choiceAtDensity(profile: TuningProfile, order: 'keep' | 'any', c
 }
 
 /**
+ * How much faster (a ratio) another path must have been timed at the tuned density nearest a call's
+ * for `auto` to leave the size class's choice there (choiceAtDensity): 1.15 (the target ratio) where
+ * the tune timed its samples by timer query or fence, 1.35 where it timed them through glFinish
+ * (headless-gl). There a sample holds one or two calls (TUNE_SAMPLING.sampleMs keeps the tune's GPU
+ * time down), a lone call's latency, which can rank two paths otherwise than back-to-back calls do:
+ * on the H200 the HistoPyramid read 0.69 ms per call at 2^18 and 90 % kept against the bitmask's 0.81
+ * (both sampled twice), and ran at 1.5x the bitmask in the sweep's batches. Replayed over the committed
+ * sweeps timed through glFinish (bench/switch-replay.ts), 1.35 took the worst ratio of the H200's six
+ * eighth-session runs from 1.00-1.65 to 1.00-1.39 and of the H100's nine from 1.00-1.27 to 1.00-1.25 (an older
+ * H100 run, made before the current sampling: 1.27 to 1.48), with llvmpipe's three mixed (1.26 / 1.13 / 1.54 to 1.42 / 1.13 / 1.18); in the browsers 1.15 keeps the
+ * switches SwiftShader needs (Jumping Jack where most elements are kept: 1.19 against 1.88 at 1.35).
+ */
+export function densitySwitchMargin(profile: Pick<TuningProfile, 'sampling'>): number {
+  return profile.sampling?.timer === 'finish' ? 1.35 : 1.15;
+}
+
+/**
  * tune()'s choice for a size class among `paths`, from the timings at its tuned densities (`points`):
  * a call's density is unknown before it runs, so the best is the path whose worst ratio to the
  * fastest of `paths` over the points is smallest (then the least total time; on SwiftShader Jumping

@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, secondOpinion } from '../src/tuning.js';
+import { choiceOverDensities, densitySwitchMargin, secondOpinion } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -51,5 +51,15 @@ describe('secondOpinion', () => {
     expect(secondOpinion('bitmask', [{ choice: 'histopyramid' }, { choice: 'jumping-jack' }])).toEqual(['bitmask', 'histopyramid', 'jumping-jack']);
     // The scan's default is whichever the engine has there.
     expect(secondOpinion('reduce-then-scan', [{ choice: 'blelloch' }])).toEqual(['reduce-then-scan', 'blelloch']);
+  });
+});
+
+describe('densitySwitchMargin', () => {
+  it('is the target ratio where samples were timed by timer query or fence, 1.35 through glFinish, 1.15 without a record', () => {
+    const timed = (timer: 'query' | 'fence' | 'finish') => ({ sampling: { timer, fenceFloorMs: 0, batches: {} } });
+    expect(densitySwitchMargin(timed('query'))).toBe(1.15);
+    expect(densitySwitchMargin(timed('fence'))).toBe(1.15);
+    expect(densitySwitchMargin(timed('finish'))).toBe(1.35);
+    expect(densitySwitchMargin({})).toBe(1.15);
   });
 });

@@ -220,6 +220,38 @@ describe('engine.tune()', () => {
     engine.dispose();
   });
 
+  it("auto's switch at a known density needs a larger margin where the profile was timed through glFinish", async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const data = Uint32Array.from({ length: 1000 }, (_, i) => i % 10);
+    const stream = engine.stream(data);
+    const key = String(Math.round(Math.log2(stream.layout.capacity)));
+    // At 90 % kept the HistoPyramid timed 1.3x faster than the size class's choice (the bitmask).
+    const profileTimedBy = (timer: 'query' | 'fence' | 'finish'): TuningProfile => ({
+      format: 'glcompact-profile', version: ENGINE_VERSION, renderer: engine.caps.renderer, measured: new Date().toISOString(),
+      compact: { keep: { [key]: 'bitmask' }, any: { [key]: 'bitmask' } }, scan: { [key]: 'reduce-then-scan' },
+      timings: { [`${key}/0.9`]: { bitmask: 1.3, horn: 2, 'horn-global': 3, histopyramid: 1, 'jumping-jack': 2, hybrid: 2 } },
+      work: {},
+      sampling: { timer, fenceFloorMs: 0, batches: {} },
+    });
+    const pathAt90 = async (timer: 'query' | 'fence' | 'finish') => {
+      engine.useProfile(profileTimedBy(timer));
+      const first = engine.compact(stream, { keep: { greaterThan: 0 } });
+      expect(await first.count()).toBe(900); // teaches 90 %
+      first.dispose();
+      const second = engine.compact(stream, { keep: { greaterThan: 0 } });
+      const path = second.stats.algorithm;
+      expect(Array.from(await second.read())).toEqual(Array.from(data).filter((v) => v > 0));
+      second.dispose();
+      return path;
+    };
+    expect(await pathAt90('query')).toBe('histopyramid');
+    expect(await pathAt90('fence')).toBe('histopyramid');
+    expect(await pathAt90('finish')).toBe('bitmask');
+    stream.dispose();
+    engine.dispose();
+  });
+
   // A size class leaves the default only on a second opinion: the default and the paths chosen over
   // it are sampled again, and each keeps the lower of its two medians. The bitmask is slowed here by
   // GPU work of its own (scans of a ballast stream inside its calls: a timer query counts GPU time

@@ -12,7 +12,7 @@
 //      ?tuneSizes=10,12,14,16,18 (log2), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above),
 //      ?traceGaps=1 (time every WebGL method during tune(): the longest stretches, and where they went).
 import { createEngine, type CompactOptions } from 'glcompact';
-import { compactCandidates, optionsForPath } from '../../src/tuning.js';
+import { compactCandidates, densitySwitchMargin, optionsForPath } from '../../src/tuning.js';
 import { formatScanRow, sweepScans, type ScanSweep } from '../lib/scan-sweep.js';
 import { random, shuffler } from '../lib/seeded-order.js';
 
@@ -64,6 +64,8 @@ interface SweepState {
     /** With ?traceGaps=1: the longest stretches and the WebGL methods that took their time. */
     gaps: Gap[];
     profile: unknown;
+    /** The margin auto's switch at a known density takes with this profile (tuning.ts#densitySwitchMargin). */
+    switchMargin: number;
   };
   rows: Row[];
   worst?: { keep: { ratio: number; log2n: number; density: number }; any: { ratio: number; log2n: number; density: number }; keepNet: number; anyNet: number };
@@ -254,7 +256,7 @@ async function run(): Promise<void> {
     trace?.restore();
     stretches = monitor.stop();
   }
-  state.tune = { wallMs, idleLongestGapMs, ...stretches, profile };
+  state.tune = { wallMs, idleLongestGapMs, ...stretches, profile, switchMargin: densitySwitchMargin(profile) };
   log.textContent += `tune ${wallMs.toFixed(0)} ms, longest gap ${state.tune.longestGapMs.toFixed(1)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}\n`;
 
   const series: Array<[string, Record<string, unknown>, boolean]> = [
