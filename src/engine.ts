@@ -705,8 +705,10 @@ export class Engine {
    * `order: 'any'`. A compaction's density is unknown before it runs, so 'auto' takes the path with the
    * smallest worst ratio over the tuned densities until the app reads a count (`result.count()` or
    * `read()`) of the same stream or size class; from then on, where that path was more than 1.15×
-   * slower than another at the tuned density nearest the last one counted, it takes the faster one
-   * (no read is added for this). Before (or without) tuning they
+   * slower than another at the tuned density nearest the last one counted (1.35× where the tune timed
+   * through gl.finish(), as in headless-gl: tuning.ts#densitySwitchMargin), it takes the faster one
+   * (no read is added for this). A size leaves the built-in default only on a second opinion: the
+   * default and the paths chosen over it are sampled again. Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
    * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread
