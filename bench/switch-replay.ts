@@ -59,9 +59,11 @@ for (const file of process.argv.slice(2).filter((arg) => !arg.startsWith('--')))
   const sweep = JSON.parse(readFileSync(file, 'utf8')) as { profile?: TuningProfile; rows?: Row[]; switchMargin?: number };
   if (!sweep.profile || !sweep.rows?.[0]?.autoKeepPath) continue; // not a tuned sweep with its paths
   let agree = 0;
-  const scores = margins.map((margin) => {
+  // The sweep's own margin is always replayed (its choices are what the agreement counts).
+  const replayed = margins.includes(engineMargin(sweep)) ? margins : [...margins, engineMargin(sweep)].sort((a, b) => a - b);
+  const scores = replayed.map((margin) => {
     const profile = keepDefault ? chooseAgain(sweep.profile!, margin) : sweep.profile!;
-    const switchAt = keepDefault ? 1.15 : margin;
+    const switchAt = keepDefault ? sweep.switchMargin ?? 1.15 : margin;
     let worstKeep = 0, worstAny = 0, within = 0;
     for (const row of sweep.rows!) {
       const capacity = 2 ** row.log2n;

@@ -103,8 +103,14 @@ console.log(`cost model (least squares over this tune): ${perPass.toFixed(4)} ms
 // the calls made (the first use, the single call that sized the samples, `samples` (at most
 // `repeats`) of `calls`, and one untimed call before the later samples where there were any).
 const repeats = Number(values.repeats);
-/** The calls the tune made for one point and path: first use, single call, samples, and the untimed call before repeats. */
-const callsMade = (b: { calls: number; samples?: number }) => 2 + b.calls * (b.samples ?? repeats) + ((b.samples ?? repeats) > 1 ? 1 : 0);
+/**
+ * The calls the tune made for one point and path: first use, single call, samples, the untimed call
+ * before repeats, and one more before a second opinion's samples (more than `repeats` of them).
+ */
+const callsMade = (b: { calls: number; samples?: number }) => {
+  const samples = b.samples ?? repeats;
+  return 2 + b.calls * samples + (samples > 1 ? 1 : 0) + (samples > repeats ? 1 : 0);
+};
 let gpuMs = 0;
 for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {
   for (const [path, b] of Object.entries(paths)) gpuMs += (profile.timings[point]?.[path] ?? b.oneCallMs) * callsMade(b);

@@ -8,7 +8,7 @@
 // every scan algorithm at each size (bench/lib/scan-sweep.ts; the target: ≤ 1.15).
 // Usage: node bench/build-bundle.mjs tuned-sweep && bash scripts/with-display.sh node bench/tmp/tuned-sweep.mjs [--json FILE] [--sample-ms 0.5]
 //          [--rounds 5] [--batch-scale 1] [--seed 20]
-// --batch-scale k: k times the calls per batch (16 up to 2^14 elements, 8 to 2^18, 2 above): on the
+// --batch-scale k: k times the calls per batch, compactions and scans (16 up to 2^14 elements, 8 to 2^18, 2 above): on the
 // H200 a batch of 16 calls of 2^10-2^14 lasts 2-6 ms, and series of the same path measured up to 1.6x
 // apart at a point.
 import { writeFileSync } from 'node:fs';
@@ -92,7 +92,7 @@ for (const n of sizes) {
   stream.dispose();
 }
 console.log(`worst: auto (keep) ×${worstKeep.toFixed(2)} of the fastest order-keeping path; auto (any) ×${worstAny.toFixed(2)} of the fastest path`);
-const scans = await sweepScans(engine, sizes.map(Math.log2), { rounds, sync: () => gl.finish(), order: (names) => order(names), onRow: (row) => console.log(formatScanRow(row)) });
+const scans = await sweepScans(engine, sizes.map(Math.log2), { rounds, sync: () => gl.finish(), order: (names) => order(names), batchFor: (n) => batchScale * (n <= 2 ** 14 ? 16 : n <= 2 ** 18 ? 8 : 2), onRow: (row) => console.log(formatScanRow(row)) });
 console.log(`worst: the default scan ×${scans.worst.ratio.toFixed(2)} of the fastest scan (2^${scans.worst.log2n}); within 1.15 at ${scans.within115} of ${scans.rows.length} sizes`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), config: { rounds, batchScale, seed, order: 'a fresh seeded order per round' }, switchMargin: densitySwitchMargin(profile), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, scanRows: scans.rows, worstScan: { ...scans.worst, within115: scans.within115, sizes: scans.rows.length } }, null, 1)}\n`);
 engine.dispose();

@@ -40,7 +40,6 @@ import { describe, oneOf, optionsObject } from './validate.js';
  */
 const KEEP_DEFAULT_WITHIN = 1.1;
 
-
 /** warmUp() without KHR_parallel_shader_compile: the longest pause (ms) before asking a link's status. */
 const WARM_UP_MAX_PAUSE_MS = 50;
 /** warmUp() without KHR_parallel_shader_compile: the most pausing (ms) in one call. */
@@ -819,7 +818,8 @@ export class Engine {
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
      * wait; with its issue time it sizes the samples), `sample()` (takes one more), `complete()` (one
-     * untimed call, then samples up to `repeats`) and `median()` (ms per call of those taken: GPU time
+     * untimed call, then samples up to `repeats`), `confirm()` (the second opinion: `repeats` fresh
+     * samples, after which `median()` gives the lower of the two medians) and `median()` (ms per call of those taken: GPU time
      * by timer query, else submit-to-done, waited for by fence less the fence's own wait or by
      * glFinish). A sample is a batch of back-to-back calls (as an app makes them) long enough to be
      * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls), one batch per task.
@@ -972,14 +972,19 @@ export class Engine {
         let keep = fastest(keepPaths);
         let any = fastest(anyPaths);
         // Each choice on full samples of what it rests on (at most a round per path).
-        for (let round = 0; round < anyPaths.length && (await completeAll(points, [keep.best, keep.choice, any.best, any.choice, 'bitmask'])); round++) {
-          keep = fastest(keepPaths);
-          any = fastest(anyPaths);
-        }
+        const settle = async () => {
+          for (let round = 0; round < anyPaths.length && (await completeAll(points, [keep.best, keep.choice, any.best, any.choice, 'bitmask'])); round++) {
+            keep = fastest(keepPaths);
+            any = fastest(anyPaths);
+          }
+        };
+        await settle();
         // A second opinion before leaving the default: its loss and the winner's gain are sampled
-        // again, and each path's time is the lower of its two medians (tuning.ts#secondOpinion).
-        const contested = secondOpinion('bitmask', [keep, any]);
-        if (contested.length > 0) {
+        // again, and each path's time is the lower of its two medians (tuning.ts#secondOpinion). The
+        // lowered times can make a third path the choice: it is asked again in turn, until every
+        // path chosen over the default has had its second opinion (at most once per path).
+        const confirmed = new Set<string>();
+        for (let contested = secondOpinion('bitmask', [keep, any]); contested.some((path) => !confirmed.has(path)); contested = secondOpinion('bitmask', [keep, any])) {
           for (const point of points) {
             for (const path of contested) {
               const s = samplersAt.get(point)?.get(path);
@@ -988,12 +993,10 @@ export class Engine {
               profile.timings[point]![path] = s.median();
             }
           }
+          for (const path of contested) confirmed.add(path);
           keep = fastest(keepPaths);
           any = fastest(anyPaths);
-          for (let round = 0; round < anyPaths.length && (await completeAll(points, [keep.best, keep.choice, any.best, any.choice, 'bitmask'])); round++) {
-            keep = fastest(keepPaths);
-            any = fastest(anyPaths);
-          }
+          await settle();
         }
         profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
@@ -1006,14 +1009,19 @@ export class Engine {
           return { best, choice: scanTimes[defaultScanHere] <= scanTimes[best] * KEEP_DEFAULT_WITHIN ? defaultScanHere : best };
         };
         let scan = chooseScan();
-        for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();
+        const settleScan = async () => {
+          for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();
+        };
+        await settleScan();
+        // The second opinion as for the compactions; only the default and the choice are lowered, so
+        // no third scan can become the choice after it.
         for (const algorithm of secondOpinion(defaultScanHere, [scan])) {
           const s = samplersAt.get(scanPoint)!.get(algorithm)!;
           await s.confirm();
           profile.timings[scanPoint]![algorithm] = s.median();
         }
         scan = chooseScan();
-        for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();
+        await settleScan();
         profile.scan[key] = scan.choice;
       } finally {
         stream.dispose();

@@ -34,7 +34,8 @@ export interface TuningProfile {
    * while the density of the call is unknown: the path whose worst ratio to the fastest over the
    * tuned densities is smallest. Once a count of the same stream (or of that size class) has been
    * read, `auto` takes another path where `timings` at the nearest tuned density say this one is
-   * more than 1.15× slower (choiceAtDensity).
+   * more than 1.15× slower (1.35× where `sampling.timer` is 'finish': densitySwitchMargin;
+   * choiceAtDensity).
    */
   compact: {
     /** For `order: 'keep'` (the default): among the order-keeping paths. */
@@ -45,8 +46,9 @@ export interface TuningProfile {
   /** The fastest whole-stream scan per size class, timed on one-component streams (and taken for those). */
   scan: Record<string, ScanAlgorithm>;
   /**
-   * Median ms per call of every path measured, per size class and density (for the record); for a
-   * path sampled a second time (tuning.ts#secondOpinion), the lower of its two medians.
+   * Median ms per call of every path measured, per size class and density (what `auto`'s switch at
+   * a known density reads); for a path sampled a second time (secondOpinion), the lower of its two
+   * medians.
    */
   timings: Record<string, Record<string, number>>;
   /**
@@ -55,9 +57,10 @@ export interface TuningProfile {
    */
   work: Record<string, Record<string, PathWork>>;
   /**
-   * How the timings were taken, for the record: where timed by fence, the fence's own wait taken off
-   * every sample (ms), and per point and path the calls per sample and the single call's times (ms)
-   * that sized it.
+   * How the timings were taken: the timer (which sets `auto`'s switch margin at a known density:
+   * densitySwitchMargin; keep it when storing a profile, or the switch takes 1.15×), where timed by
+   * fence the fence's own wait taken off every sample (ms), and per point and path the calls per sample
+   * and the single call's times (ms) that sized it (for the record).
    */
   sampling?: TuneSampling;
 }
@@ -97,8 +100,9 @@ export interface TuneBatch {
   /**
    * Samples taken: `repeats`, or 1 where the path was at least twice as slow as the fastest of its
    * candidate sets by its first sample and by its single call (`pathsToResample`; not sampled again
-   * unless a choice rests on it), or 2 × `repeats` where a size class left the built-in default and
-   * the path was sampled a second time (`secondOpinion`). A path sampled again is called once more, untimed, before its later
+   * unless a choice rests on it), or 2 × `repeats` where the path was sampled a second time
+   * (`secondOpinion`: the default and the paths chosen over it, even where the class then came back to
+   * the default). A path sampled again is called once more, untimed, before its later
    * samples (its targets back in the pool).
    */
   samples?: number;
@@ -198,8 +202,8 @@ export function choiceAtDensity(profile: TuningProfile, order: 'keep' | 'any', c
  * How much faster (a ratio) another path must have been timed at the tuned density nearest a call's
  * for `auto` to leave the size class's choice there (choiceAtDensity): 1.15 (the target ratio) where
  * the tune timed its samples by timer query or fence, 1.35 where it timed them through glFinish
- * (headless-gl). There a sample holds one or two calls (TUNE_SAMPLING.sampleMs keeps the tune's GPU
- * time down), a lone call's latency, which can rank two paths otherwise than back-to-back calls do:
+ * (headless-gl). There a sample of calls of 0.25 ms or more holds one or two (TUNE_SAMPLING.sampleMs
+ * keeps the tune's GPU time down), a lone call's latency, which can rank two paths otherwise than back-to-back calls do:
  * on the H200 the HistoPyramid read 0.69 ms per call at 2^18 and 90 % kept against the bitmask's 0.81
  * (both sampled twice), and ran at 1.5x the bitmask in the sweep's batches. Replayed over the committed
  * sweeps timed through glFinish (bench/switch-replay.ts), 1.35 took the worst ratio of the H200's six
@@ -237,7 +241,7 @@ export function choiceOverDensities(timings: TuningProfile['timings'], points: r
  * default and every path chosen over it (none where every choice kept it). A choice over the default
  * rests on its worst ratio over the tuned densities, which one disturbed point decides: WebKitGTK +
  * llvmpipe's bitmask at 2^14, 50 % kept, read 3.08 ms per call against 1.33 and 1.82 at 10 and 90 %,
- * and the HistoPyramid won the size class at up to 1.47x the bitmask in the sweep; on the H200 the
+ * and the HistoPyramid won the size class (auto's series in the sweep at up to 1.47x the bitmask's); on the H200 the
  * HistoPyramid at 2^16, 90 % kept, read 0.46 ms against 0.67-0.70 at the other densities, and won at up
  * to 1.36x (bench/results/issue-20/tuned-sweep-webkit-*-rounds7-pinned-done-timed.json,
  * tuned-sweep-h200-egl-2026-11-26-seventh-2.json). Sampled again later, each path keeps the lower of
