@@ -7,7 +7,7 @@
 // fastest path ('any'), and the worst of each (the targets: ≤ 1.15); then the default scan against
 // every scan algorithm at each size (bench/lib/scan-sweep.ts; the target: ≤ 1.15).
 // Usage: node bench/build-bundle.mjs tuned-sweep && bash scripts/with-display.sh node bench/tmp/tuned-sweep.mjs [--json FILE] [--sample-ms 0.5]
-//          [--rounds 5] [--batch-scale 1] [--seed 20]
+//          [--rounds 5] [--batch-scale 1] [--seed 20] [--tune-densities 0.1,0.5,0.9]
 // --batch-scale k: k times the calls per batch, compactions and scans (16 up to 2^14 elements, 8 to 2^18, 2 above): on the
 // H200 a batch of 16 calls of 2^10-2^14 lasts 2-6 ms, and series of the same path measured up to 1.6x
 // apart at a point.
@@ -23,7 +23,7 @@ import { sourceOfBuild } from './probe-timing.js';
 const { values } = parseArgs({ options: {
   json: { type: 'string' }, sizes: { type: 'string', default: '10,12,14,16,18,20' }, densities: { type: 'string', default: '0.05,0.25,0.5,0.75,0.95' },
   'tune-sizes': { type: 'string', default: '10,14,16,18,20' }, rounds: { type: 'string', default: '5' }, 'sample-ms': { type: 'string' },
-  'batch-scale': { type: 'string', default: '1' }, seed: { type: 'string', default: '20' },
+  'batch-scale': { type: 'string', default: '1' }, seed: { type: 'string', default: '20' }, 'tune-densities': { type: 'string' },
 } });
 const batchScale = Number(values['batch-scale']);
 if (!(Number.isInteger(batchScale) && batchScale >= 1 && batchScale <= 64)) { console.error(`tuned-sweep: --batch-scale takes an integer from 1 to 64; got ${values['batch-scale']}`); process.exit(2); }
@@ -42,7 +42,10 @@ const gl = createHeadlessContext();
 const engine = createEngine(gl, { texturePoolBytes: 512 * 2 ** 20 });
 const renderer = headlessRenderer(gl);
 const tuneStart = performance.now();
-const profile = await engine.tune({ sizes: values['tune-sizes'].split(',').map((s) => 2 ** Number(s)) });
+// --tune-densities 0.05,0.5,0.95: the tune's densities (default: the engine's, 10 / 50 / 90 %).
+const tuneDensities = values['tune-densities']?.split(',').map(Number);
+if (tuneDensities && !tuneDensities.every((d) => d > 0 && d < 1)) { console.error(`tuned-sweep: --tune-densities takes fractions between 0 and 1; got ${values['tune-densities']}`); process.exit(2); }
+const profile = await engine.tune({ sizes: values['tune-sizes'].split(',').map((s) => 2 ** Number(s)), densities: tuneDensities });
 console.log(`renderer: ${renderer}; tune ${(performance.now() - tuneStart).toFixed(0)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const order = shuffler(random(seed));
@@ -94,5 +97,5 @@ for (const n of sizes) {
 console.log(`worst: auto (keep) ×${worstKeep.toFixed(2)} of the fastest order-keeping path; auto (any) ×${worstAny.toFixed(2)} of the fastest path`);
 const scans = await sweepScans(engine, sizes.map(Math.log2), { rounds, sync: () => gl.finish(), order: (names) => order(names), batchFor: (n) => batchScale * (n <= 2 ** 14 ? 16 : n <= 2 ** 18 ? 8 : 2), onRow: (row) => console.log(formatScanRow(row)) });
 console.log(`worst: the default scan ×${scans.worst.ratio.toFixed(2)} of the fastest scan (2^${scans.worst.log2n}); within 1.15 at ${scans.within115} of ${scans.rows.length} sizes`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), config: { rounds, batchScale, seed, order: 'a fresh seeded order per round' }, switchMargin: densitySwitchMargin(profile), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, scanRows: scans.rows, worstScan: { ...scans.worst, within115: scans.within115, sizes: scans.rows.length } }, null, 1)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), config: { rounds, batchScale, seed, tuneDensities: tuneDensities ?? 'the engine default', order: 'a fresh seeded order per round' }, switchMargin: densitySwitchMargin(profile), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, scanRows: scans.rows, worstScan: { ...scans.worst, within115: scans.within115, sizes: scans.rows.length } }, null, 1)}\n`);
 engine.dispose();
