@@ -754,6 +754,7 @@ export class Engine {
      * 3.3x the fastest: bench/results/issue-20/tuned-sweep-h100-egl-2026-11-26-sample-0.5-floor.txt).
      */
     const fenceTimed = !this.caps.timerQuery && this.caps.asyncReadback;
+    const finishTimed = !this.caps.timerQuery && !this.caps.asyncReadback;
     let fenceFloor = 0;
     if (fenceTimed) {
       // Measured after a call of almost no work, not after none: WebKitGTK signals a fence with nothing
@@ -827,7 +828,7 @@ export class Engine {
      * so a sample of 16 calls was one task of 81 ms), a sample holds at most TUNE_TASK_MS (tuning.ts)
      * of calls, by the longer of a call's issue and submit-to-done times: every task stays within a frame.
      */
-    const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string) => {
+    const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, pointBatch?: number) => {
       const first = run(); // first use: fills the pool
       const stats = first.stats ?? this.lastScanStats!;
       (profile.work[point] ??= {})[path] = { passes: stats.passes, fragments: stats.fragments, lineFragments: stats.lineFragmentsAtMost };
@@ -840,7 +841,11 @@ export class Engine {
       await this.#gpuDone('tune()');
       const one = Math.max(performance.now() - single - fenceFloor, SINGLE_CALL_CLAMP_MS);
       // How many calls a sample holds: tuning.ts#batchCalls (unit-tested in test/batch-calls.node.test.ts).
-      const batch = batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: fenceFloor });
+      // Through glFinish every path of a point takes the first one's batch (pointBatch): a sample of
+      // one call there is its host time plus its GPU time, a sample of two overlaps them, and paths
+      // sampled with different batches were timed in different regimes (H200, 2^10-2^12: the
+      // HistoPyramid's two-call samples at 0.28 ms per call against one-call samples of 0.47-0.61).
+      const batch = pointBatch ?? batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: fenceFloor });
       (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       const times: number[] = [];
       const sample = async (): Promise<void> => {
@@ -904,7 +909,7 @@ export class Engine {
         }
         confirmed = Math.min(first, middle(fresh));
       };
-      return { one, sample, median, complete, confirm };
+      return { one, batch, sample, median, complete, confirm };
     };
     type Sampler = Awaited<ReturnType<typeof sampler>>;
     /**
@@ -918,8 +923,10 @@ export class Engine {
     const timeAll = async (runs: ReadonlyArray<readonly [string, () => { dispose(): void; stats?: PassStats }]>, point: string, sets: ReadonlyArray<readonly string[]>): Promise<Record<string, number>> => {
       const samplers = new Map<string, Sampler>();
       samplersAt.set(point, samplers);
+      let pointBatch: number | undefined;
       for (const [path, run] of runs) {
-        const s = await sampler(run, point, path);
+        const s = await sampler(run, point, path, pointBatch);
+        if (finishTimed) pointBatch ??= s.batch;
         await s.sample();
         samplers.set(path, s);
       }

@@ -88,7 +88,7 @@ export interface TuneSampling {
 
 /** How the samples of one point and path were sized (`TuneSampling.batches`). */
 export interface TuneBatch {
-  /** Calls per sample (back to back, one sample per task). */
+  /** Calls per sample (back to back, one sample per task); through glFinish, the point's first path's for every path. */
   calls: number;
   /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample. */
   oneCallMs: number;

@@ -68,7 +68,8 @@ describe('engine.tune()', () => {
           // Each call reckoned at the longer of its issue and submit-to-done times: a call that
           // returns before its work is done makes the next one wait for it.
           expect(batch.calls === 1 || batch.calls * Math.max(batch.oneCallMs, batch.issueMs!) <= 12, `${point} ${path}: ${JSON.stringify(batch)} longer than a frame`).toBe(true);
-        } else {
+        } else if (sampling.timer !== 'finish') {
+          // (Through glFinish every path of a point takes the first path's batch: the test below.)
           // A batch lasts the sample's length, each call reckoned at the longer of its two times
           // (where every batch is one call, as in Node and Chromium, this tells little: the rule
           // itself is unit-tested case by case in test/batch-calls.node.test.ts).
@@ -253,6 +254,34 @@ describe('engine.tune()', () => {
     expect(await pathAt90('finish')).toBe('bitmask');
     stream.dispose();
     engine.dispose();
+  });
+
+  it('timed through glFinish, every path of a point is sampled in batches of the same size', async (context) => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    if (engine.caps.timerQuery || engine.caps.asyncReadback) {
+      engine.dispose();
+      context.skip('this context times by timer query or fence: batches follow each path\'s own call time there');
+    }
+    // Samples of 5 ms, so that paths of different speeds would take different batches (one call is
+    // 0.5-3 ms here): a one-call sample is a call's host and GPU time in turn, a longer one overlaps
+    // them, and paths timed in different regimes cannot be compared.
+    const sampleMs = TUNE_SAMPLING.sampleMs;
+    TUNE_SAMPLING.sampleMs = 5;
+    try {
+      const profile = await engine.tune({ sizes: [5000], densities: [0.3, 0.7], repeats: 1 });
+      expect(profile.sampling!.timer).toBe('finish');
+      for (const [point, batches] of Object.entries(profile.sampling!.batches)) {
+        const calls = new Set(Object.values(batches).map((b) => b.calls));
+        expect([...calls], `${point}: ${JSON.stringify(batches)}`).toHaveLength(1);
+        // The first path's own batch: the bitmask's (or reduce-then-scan's) single call sized it.
+        const first = Object.values(batches)[0]!;
+        expect([...calls][0]).toBe(Math.max(1, Math.min(16, Math.ceil(5 / Math.max(first.oneCallMs, first.issueMs!)))));
+      }
+    } finally {
+      TUNE_SAMPLING.sampleMs = sampleMs;
+      engine.dispose();
+    }
   });
 
   // A size class leaves the default only on a second opinion: the default and the paths chosen over
