@@ -100,8 +100,9 @@ console.log(`cost model (least squares over this tune): ${perPass.toFixed(4)} ms
 // call (timer query: GPU time; fence: submit-to-done less the fence's own wait, an upper bound on the
 // GPU's time, loose for calls of well under a millisecond; glFinish (headless-gl): submit-to-done, host
 // time included, also an upper bound; blocking calls: time on the thread) times
-// the calls made (the first use, the single call that sized the samples, `samples` (at most
-// `repeats`) of `calls`, and one untimed call before the later samples where there were any).
+// the calls made (the first use, the single call (which sized the samples; through glFinish the point's
+// first path's sized them all), `samples` of `calls`, one untimed call before the later samples where
+// there were any, and one more before a second opinion's).
 const repeats = Number(values.repeats);
 /**
  * The calls the tune made for one point and path: first use, single call, samples, the untimed call

@@ -818,7 +818,8 @@ export class Engine {
     profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
-     * wait; with its issue time it sizes the samples), `sample()` (takes one more), `complete()` (one
+     * wait; with its issue time it sizes the samples, or through glFinish the point's first path's do),
+     * `sample()` (takes one more), `complete()` (one
      * untimed call, then samples up to `repeats`), `confirm()` (the second opinion: `repeats` fresh
      * samples, after which `median()` gives the lower of the two medians) and `median()` (ms per call of those taken: GPU time
      * by timer query, else submit-to-done, waited for by fence less the fence's own wait or by

@@ -60,7 +60,7 @@ export interface TuningProfile {
    * How the timings were taken: the timer (which sets `auto`'s switch margin at a known density:
    * densitySwitchMargin; keep it when storing a profile, or the switch takes 1.15×), where timed by
    * fence the fence's own wait taken off every sample (ms), and per point and path the calls per sample
-   * and the single call's times (ms) that sized it (for the record).
+   * and the single call's times (ms) that sized it, or through glFinish the point's first path's (for the record).
    */
   sampling?: TuneSampling;
 }
@@ -90,7 +90,7 @@ export interface TuneSampling {
 export interface TuneBatch {
   /** Calls per sample (back to back, one sample per task); through glFinish, the point's first path's for every path. */
   calls: number;
-  /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample. */
+  /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample (through glFinish only the point's first path's does). */
   oneCallMs: number;
   /**
    * One call's time on the thread until it returned (ms): with `oneCallMs`, the longer, what sized the
@@ -306,7 +306,8 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
  * `sampleMs` (and at least twice the fence's own wait where timed by fence: 4-10 ms in Firefox and
  * WebKitGTK), each call reckoned at its single call's submit-to-done time or its issue time, whichever
  * is longer, at most 16 calls. With a timer query (Chromium) or glFinish (headless-gl: no asynchronous
- * fence; precise to microseconds) `sampleMs` alone sizes the batch, and its GPU work is most of what a
+ * fence; precise to microseconds) `sampleMs` alone sizes the batch (through glFinish, the point's first
+ * path's batch for every path of the point: engine.ts tune()), and its GPU work is most of what a
  * tune costs (H100 egl, the default tune's calls: 634 ms of GPU time with 2 ms samples, 161 with 0.5:
  * bench/tune-probe.ts --gpu-time). Calls that block the thread (WebKitGTK) take as many as fit in 12 ms
  * instead. Mutable for bench/tune-probe.ts --sample-ms and bench/tuned-sweep.ts --sample-ms.

@@ -7,6 +7,7 @@ import { defaultScan } from '../src/scan/algorithms.js';
 import { batchCalls, ENGINE_VERSION, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
 import { testContext } from './support/engine.js';
 import { countGlObjects, nonZero } from './support/gl-objects.js';
+import { replaceGlMethod } from './support/gl-method.js';
 
 describe('engine.tune()', () => {
   it('samples a path only once where it was twice as slow as the fastest by its first sample and by its single call', async () => {
@@ -357,19 +358,16 @@ describe('engine.tune()', () => {
       // Disposed just after tune() issues its first link (its warm-up of the paths' programs): the
       // dispose lands at the warm-up's next await, whose check once named warmUp(), a call the app
       // had not made.
-      const linkProgram = gl.linkProgram;
-      const own = Object.prototype.hasOwnProperty.call(gl, 'linkProgram');
       let disposed = false;
-      (gl as unknown as Record<string, unknown>).linkProgram = (program: WebGLProgram) => {
+      const restore = replaceGlMethod(gl, 'linkProgram', (linkProgram) => (program: WebGLProgram) => {
         linkProgram.call(gl, program);
         if (!disposed) queueMicrotask(() => engine.dispose());
         disposed = true;
-      };
+      });
       try {
         await expect(engine.tune({ sizes: [1000], densities: [0.5], repeats: 1 })).rejects.toThrow(/engine\.tune\(\): this engine was disposed/);
       } finally {
-        if (own) (gl as unknown as Record<string, unknown>).linkProgram = linkProgram;
-        else delete (gl as unknown as Record<string, unknown>).linkProgram;
+        restore();
       }
       expect(disposed, 'a link was issued').toBe(true);
       expect(nonZero(objects.live), 'GL objects left').toEqual({});
@@ -414,14 +412,12 @@ describe('engine.tune()', () => {
     // Rows are at least 2,048 wide: slices of two rows, and a last one of one.
     const n = 4 * 2048 + 5;
     const uploads: Array<{ y: number; width: number; rows: number; data: Uint32Array }> = [];
-    const texSubImage2D = gl.texSubImage2D.bind(gl) as (...args: unknown[]) => void;
-    const own = Object.prototype.hasOwnProperty.call(gl, 'texSubImage2D');
     const before = TUNE_DATA.uploadElements;
-    (gl as unknown as Record<string, unknown>).texSubImage2D = (...args: unknown[]) => {
+    const restore = replaceGlMethod(gl, 'texSubImage2D', (texSubImage2D) => ((...args: unknown[]) => {
       const [, , x, y, width, rows, format, , data] = args as [number, number, number, number, number, number, number, number, unknown];
       if (format === gl.RED_INTEGER && x === 0 && data instanceof Uint32Array && data.length === width * rows && width * rows > 1) uploads.push({ y, width, rows, data: data.slice() });
-      texSubImage2D(...args);
-    };
+      (texSubImage2D as (...a: unknown[]) => void).apply(gl, args);
+    }) as WebGL2RenderingContext['texSubImage2D']);
     TUNE_DATA.uploadElements = 2 * 2048; // several slices at this size
     const engine = createEngine(gl);
     uploads.length = 0; // not createEngine's probe of uploads
@@ -453,8 +449,7 @@ describe('engine.tune()', () => {
     } finally {
       TUNE_DATA.uploadElements = before;
       engine.dispose();
-      if (own) (gl as unknown as Record<string, unknown>).texSubImage2D = texSubImage2D;
-      else delete (gl as unknown as Record<string, unknown>).texSubImage2D;
+      restore();
     }
   });
 });

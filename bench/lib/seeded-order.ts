@@ -1,7 +1,8 @@
 // The benchmarks' seeded orders: each round runs its series in a fresh order drawn from one seed, so
 // no series always follows the same one (what ran before can leave the pool, the caches or the
 // driver in a state that favours or burdens the next) and a run can be repeated exactly.
-// Shared by bench/tuned-sweep.ts (Node) and bench/tuned-sweep-page (the browsers).
+// Shared by bench/tuned-sweep.ts (Node) and bench/tuned-sweep-page (the browsers); the tests' seeded
+// data (test/support/reference.ts) draws from the same generator.
 
 /** mulberry32: a generator of numbers in [0, 1) from a 32-bit seed. */
 export function random(seedValue: number): () => number {

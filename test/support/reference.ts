@@ -42,17 +42,8 @@ export function referenceMaxAllowableSize(kept: boolean[], blockSize: number, ca
   return out;
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so failures reproduce. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers (mulberry32), so failures reproduce: the benchmarks' generator. */
+export { random } from '../../bench/lib/seeded-order.js';
 
 /** First index where two arrays differ (bitwise for floats), or -1. */
 export function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
