@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumExecutable } from './scripts/chromium.mjs';
@@ -18,6 +19,16 @@ import { glslVitePlugin } from './scripts/glsl-loader.mjs';
 // exercises headless-gl quirks) and runs in the 'node' project alone. Every other
 // `test/**/*.test.ts` runs in both projects.
 const nodeOnly = 'test/**/*.node.test.{ts,js}';
+
+// `npm run test:phone` (GLCOMPACT_PHONE_PROFILE=1) runs the node project again with the test context
+// seen through the phone profile (test/support/phone-profile.ts). Node-only files that never open
+// that context (they start browsers, pack the package, or make their own headless-gl context) would
+// run exactly as in `npm test`, so that run leaves them out: the demo pages alone were 137 s of it.
+const phoneRun = process.env.GLCOMPACT_PHONE_PROFILE === '1';
+const contextFreeNodeTests = readdirSync('test')
+  .filter((name) => /\.node\.test\.(ts|js)$/.test(name))
+  .filter((name) => !/support\/(engine|phone-profile)\.js/.test(readFileSync(`test/${name}`, 'utf8')))
+  .map((name) => `test/${name}`);
 
 // GLCOMPACT_* knobs (e.g. GLCOMPACT_PROPERTY_RUNS) reach the tests in both projects through
 // `test.env`: process.env in Node, import.meta.env in the browser (test/support/env.ts reads both).
@@ -51,12 +62,16 @@ export default defineConfig({
           // headless-gl loads its native addon once per process: GPU tests run in forked processes.
           pool: 'forks',
           include: ['test/**/*.test.{ts,js}'],
+          exclude: [...configDefaults.exclude, ...(phoneRun ? contextFreeNodeTests : [])],
         },
       },
       {
         extends: true,
         test: {
           name: 'chromium',
+          // The sort's knob rows other than the shipped defaults run in node, firefox and webkit
+          // (test/sort.test.ts says why). A GLCOMPACT_* variable set by the caller wins.
+          env: { GLCOMPACT_SORT_KNOBS_DEFAULTS: '1', ...glcompactEnv },
           include: ['test/**/*.test.{ts,js}'],
           exclude: [...configDefaults.exclude, nodeOnly],
           browser: {
@@ -76,7 +91,7 @@ export default defineConfig({
           name: engine,
           // The same files with fewer random cases and compact.test.ts up to 2^16 + 5 (CI has 2 cores for all four projects; WebKit's
           // in-process llvmpipe makes it the slowest): every check still runs, node and chromium run
-          // the full counts. A GLCOMPACT_* variable set by the caller wins.
+          // the full counts (chromium all but the sort's knob rows). A GLCOMPACT_* variable set by the caller wins.
           env: { ...reducedRandomCases, ...glcompactEnv },
           include: ['test/**/*.test.{ts,js}'],
           exclude: [...configDefaults.exclude, nodeOnly],
