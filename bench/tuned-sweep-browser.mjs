@@ -21,11 +21,14 @@ import { TRACE_CATEGORIES, tuneTasks } from './lib/chrome-trace.mjs';
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
          [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
          [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps] [--pin] [--chrome-trace]
+         [--tune-in page|worker]
 Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
 --batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run);
 --trace-gaps: time every WebGL method during tune() and keep the longest stretches with where they went (slows the tune).
 --pin: the page's main thread alone on core 0, every other thread of the browser on core 1 (Linux, taskset;
 bench/lib/pin-cores.mjs says why), so its stretches hold no time spent waiting for a core the renderer draws on.
+--tune-in worker: engine.tune({ worker }), the samples in a Web Worker of the page on its own OffscreenCanvas context
+(the longest stretch is then the page's thread's while the worker tunes); the file name gets -worker-tune.
 --chrome-trace (chromium): Chromium's own trace of the tune: each long task of the page's main thread with its
 CPU time and what ran inside (bench/lib/chrome-trace.mjs).`;
 
@@ -33,8 +36,12 @@ const { values } = parseArgs({ options: {
   help: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
   out: { type: 'string' }, sizes: { type: 'string' }, densities: { type: 'string' },
   'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' }, 'trace-gaps': { type: 'boolean', default: false },
-  pin: { type: 'boolean', default: false }, 'chrome-trace': { type: 'boolean', default: false },
+  pin: { type: 'boolean', default: false }, 'chrome-trace': { type: 'boolean', default: false }, 'tune-in': { type: 'string', default: 'page' },
 } });
+if (!['page', 'worker'].includes(values['tune-in'])) {
+  console.error(`--tune-in must be page or worker; got '${values['tune-in']}'`);
+  process.exit(2);
+}
 if (values['chrome-trace'] && values.browser !== 'chromium') {
   console.error('--chrome-trace needs --browser chromium');
   process.exit(2);
@@ -50,6 +57,7 @@ const query = new URLSearchParams({
   rounds: values.rounds ?? (q ? '2' : '3'),
   ...(values.batch ? { batch: values.batch } : {}),
   ...(values['trace-gaps'] ? { traceGaps: '1' } : {}),
+  ...(values['tune-in'] === 'worker' ? { tuneIn: 'worker' } : {}),
 });
 
 // What the page runs: src/ and glsl/ of this working tree (the commit, and files changed since, as the build starts).
@@ -139,7 +147,7 @@ const document = {
   ...(results.scans ? { scanRows: results.scans.rows, worstScan: { ...results.scans.worst, within115: results.scans.within115, sizes: results.scans.rows.length } } : {}),
 };
 await mkdir(out, { recursive: true });
-const file = join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values.tag ? `-${values.tag}` : ''}.json`);
+const file = join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values['tune-in'] === 'worker' ? '-worker-tune' : ''}${values.tag ? `-${values.tag}` : ''}.json`);
 await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
 
 console.log(`${values.browser} ${browser.version}; renderer: ${renderer}${results.renderer.masked !== renderer ? ` (masked: ${results.renderer.masked})` : ''}`);

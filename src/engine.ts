@@ -31,6 +31,7 @@ import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
 import { batchCalls, blockingSampleMs, callsBlock, choiceOverDensities, compactCandidates, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { tuneInWorker, type TuneWorker } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -99,6 +100,8 @@ export class Engine {
   #contextLost = false;
   /** What engine.tune() measured (or engine.useProfile() gave); undefined: the built-in defaults. */
   #profile: TuningProfile | undefined;
+  /** The options a tune worker's engine is made with (tune({ worker })), so its calls cost what this engine's do. */
+  readonly #workerEngineOptions: EngineOptions;
   /** warmUp() without KHR_parallel_shader_compile: the pause (ms) before asking a link's status, learnt. */
   #linkPause = WARM_UP_FIRST_PAUSE_MS;
   /** The profile's answer per table and stream capacity, looked up once (calls come every frame). */
@@ -124,6 +127,7 @@ export class Engine {
     const contextMaxTextureSize = Number(gl.getParameter(gl.MAX_TEXTURE_SIZE));
     const maxTextureSize = resolveMaxTextureSize(options.maxTextureSize, contextMaxTextureSize);
     this.#gpu = new Gpu(gl, { poolBytes: options.texturePoolBytes, preserveState: options.preserveState, debug: false, maxTextureSize });
+    this.#workerEngineOptions = { texturePoolBytes: options.texturePoolBytes, preserveState: options.preserveState, maxTextureSize };
     try {
       this.caps = this.#gpu.guard.run(() => probeCapabilities(this.#gpu, { maxTextureSize, contextMaxTextureSize }));
     } catch (error) {
@@ -712,7 +716,9 @@ export class Engine {
    * only through fences polled between tasks (timer queries where the context has them), one sample
    * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread
    * (WebKitGTK) a sample holds at most 12 ms of calls, each reckoned until its work is done; headless-gl waits
-   * with gl.finish(). Results never change
+   * with gl.finish(). With `options.worker` (a Web Worker whose script calls serveTuning()) the
+   * samples run in the worker on a WebGL2 context of its own, and this thread only takes the profile
+   * (src/tune-in-worker.ts). Results never change
    * (every path is exact); order changes only where `order: 'any'` allows it.
    * @returns The profile (JSON): keep it (e.g. localStorage) and give it back with useProfile().
    * @example
@@ -724,6 +730,7 @@ export class Engine {
   async tune(options: TuneOptions = {}): Promise<TuningProfile> {
     this.#assertAlive('tune()');
     const what = 'engine.tune(options)';
+    optionsObject(what, options, ['sizes', 'densities', 'repeats', 'worker']);
     const sizes = options.sizes ?? TUNE_DEFAULT_SIZES;
     const densities = options.densities ?? [0.1, 0.5, 0.9];
     const repeats = options.repeats ?? 3;
@@ -735,6 +742,7 @@ export class Engine {
       throw new Error(`${what}: densities must be a non-empty array of kept fractions from 0 to 1; got ${describe(densities)}`);
     }
     if (!Number.isInteger(repeats) || repeats < 1 || repeats > 50) throw new Error(`${what}: repeats must be an integer from 1 to 50; got ${describe(repeats)}`);
+    if (options.worker !== undefined) return this.#tuneInWorker(options.worker, { sizes, densities, repeats });
     const profile: TuningProfile = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: this.caps.renderer, measured: new Date().toISOString(), compact: { keep: {}, any: {} }, scan: {}, timings: {}, work: {} };
     // Every await between tasks ends by checking the engine is still alive, so a dispose meanwhile
     // rejects naming tune(), not the call it would make next.
@@ -1074,6 +1082,23 @@ export class Engine {
       throw error;
     }
     return stream;
+  }
+
+  /** tune({ worker }): the samples in the worker (src/tune-in-worker.ts), the profile taken here. */
+  async #tuneInWorker(worker: TuneWorker, options: { sizes: readonly number[]; densities: readonly number[]; repeats: number }): Promise<TuningProfile> {
+    const what = 'engine.tune({ worker })';
+    if (typeof worker !== 'object' || worker === null || typeof worker.postMessage !== 'function' || typeof worker.addEventListener !== 'function' || typeof worker.removeEventListener !== 'function') {
+      throw new Error(`${what}: worker must be a Web Worker whose script calls serveTuning(); got ${describe(worker)}`);
+    }
+    // Asked once per tune, not on a call's path: which GPU the app's context is on, for the worker's.
+    const powerPreference = this.#gpu.gl.getContextAttributes()?.powerPreference;
+    const measured = await tuneInWorker(worker, options, this.#workerEngineOptions, powerPreference);
+    this.#assertAlive('tune()');
+    if (typeof measured !== 'object' || measured === null || measured.renderer !== this.caps.renderer) {
+      throw new Error(`${what}: the worker's context reports the renderer '${typeof measured === 'object' && measured !== null ? measured.renderer : describe(measured)}', this engine's '${this.caps.renderer}': its timings are not this context's; tune without a worker`);
+    }
+    this.useProfile(measured);
+    return structuredClone(this.#profile!);
   }
 
   /** The profile in use (a copy), from engine.tune() or engine.useProfile(); undefined: the built-in defaults. */

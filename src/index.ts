@@ -29,6 +29,9 @@ export type { KeepOption, KeepTexture, KeepUniforms } from './compact/keep-funct
 export type { ScanAlgorithm } from './scan/algorithms.js';
 export { PROGRAM_CACHE_SIZE } from './resources.js';
 export type { PathWork, TuneBatch, TuneOptions, TuneSampling, TuningProfile } from './tuning.js';
+export { serveTuning } from './tune-worker.js';
+export type { TuningScope } from './tune-worker.js';
+export type { TuneWorker } from './tune-in-worker.js';
 export type { Capabilities } from './capabilities.js';
 export type { ResourceCounts } from './resources.js';
 export type { PassStats } from './stats.js';

@@ -5,6 +5,7 @@
 // Every path is exact: tuning changes speed, never results (order only where `order: 'any'` allows).
 import type { CompactionAlgorithm } from './compact/algorithm-names.js';
 import type { ScanAlgorithm } from './scan/algorithms.js';
+import type { TuneWorker } from './tune-in-worker.js';
 
 /** The engine's version, part of a profile's key (a new version may change what is fastest). */
 export const ENGINE_VERSION = '0.3.0';
@@ -122,6 +123,13 @@ export interface TuneOptions {
    * slow as the fastest of its candidate sets by its first sample and by its single call.
    */
   repeats?: number | undefined;
+  /**
+   * A Web Worker whose script calls `serveTuning()`: the samples run there, on a WebGL2 context of an
+   * OffscreenCanvas of its own, and none of the tune's work is the page's thread's (Chromium, Firefox;
+   * WebKitGTK 2.50 gives workers no WebGL2 context, and the tune rejects). The profile is taken only if
+   * the worker's context reports this engine's renderer. The worker is the app's to terminate.
+   */
+  worker?: TuneWorker | undefined;
 }
 
 const compactCandidates: ReadonlyArray<{ path: CompactionAlgorithm; keepsOrder: boolean }> = [

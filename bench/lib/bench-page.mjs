@@ -33,6 +33,8 @@ export async function openBenchPage(folder, engine, { minify = true } = {}) {
     configFile: false, root, base: './', logLevel: 'error',
     plugins: [glslVitePlugin(), consoleCapture()],
     resolve: { alias: [{ find: /^glcompact$/, replacement: new URL('../../src/index.ts', import.meta.url).pathname }] },
+    // A page's workers (bench/tuned-sweep-page/tune.worker.ts) import the engine too: its GLSL passes.
+    worker: { format: 'es', plugins: () => [glslVitePlugin()] },
   };
   const outDir = join(tmpdir(), `glcompact-${basename(root)}-${process.pid}`);
   console.error(`building bench/${basename(root)}…`);

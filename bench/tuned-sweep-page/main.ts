@@ -10,7 +10,11 @@
 //
 // URL: ?sizes=10,12,14,16,18 (log2), ?densities=0.05,0.25,0.5,0.75,0.95 (kept fractions),
 //      ?tuneSizes=10,12,14,16,18 (log2), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above),
-//      ?traceGaps=1 (time every WebGL method during tune(): the longest stretches, and where they went).
+//      ?traceGaps=1 (time every WebGL method during tune(): the longest stretches, and where they went),
+//      ?tuneIn=worker (engine.tune({ worker }): the samples in a Web Worker of this page, ./tune.worker.ts,
+//      on its own OffscreenCanvas context; the page only takes the profile. The worker starts with the
+//      page, 2.5 s before the idle baseline, so bench/tuned-sweep-browser.mjs --pin, polling every 2 s,
+//      has moved its thread off the main thread's core before anything is measured).
 import { createEngine, type CompactOptions } from 'glcompact';
 import { compactCandidates, densitySwitchMargin, optionsForPath } from '../../src/tuning.js';
 import { formatScanRow, sweepScans, type ScanSweep } from '../lib/scan-sweep.js';
@@ -53,7 +57,7 @@ interface SweepState {
   renderer: { caps: string; masked: string; unmasked: string | null; vendor: string | null };
   timerQuery?: boolean;
   parallelShaderCompile?: boolean;
-  config: { sizes: number[]; densities: number[]; tuneSizes: number[]; rounds: number; batch: number | null; seed: number };
+  config: { sizes: number[]; densities: number[]; tuneSizes: number[]; rounds: number; batch: number | null; seed: number; tuneIn: 'page' | 'worker' };
   tune?: {
     wallMs: number;
     /** Longest gap between two ticks of a 1 ms setInterval during tune() (the timer's own clamp included: see idleLongestGapMs). */
@@ -88,6 +92,9 @@ const tuneSizes = list('tuneSizes', '10,12,14,16,18');
 const rounds = Number(params.get('rounds') ?? 3);
 const batchParam = params.get('batch') === null ? null : Number(params.get('batch'));
 const seed = Number(params.get('seed') ?? 20);
+const tuneIn = params.get('tuneIn') ?? 'page';
+if (tuneIn !== 'page' && tuneIn !== 'worker') throw new Error(`?tuneIn must be page or worker; got ${tuneIn}`);
+const worker = tuneIn === 'worker' ? new Worker(new URL('./tune.worker.ts', import.meta.url), { type: 'module' }) : undefined;
 
 const statusText = document.getElementById('status')!;
 const progressBar = document.getElementById('progress') as HTMLProgressElement;
@@ -106,7 +113,7 @@ const state: SweepState = {
     unmasked: gl && info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : null,
     vendor: gl && info ? String(gl.getParameter(info.UNMASKED_VENDOR_WEBGL)) : null,
   },
-  config: { sizes, densities, tuneSizes, rounds, batch: batchParam, seed },
+  config: { sizes, densities, tuneSizes, rounds, batch: batchParam, seed, tuneIn },
   rows: [],
 };
 window.tunedSweep = state;
@@ -234,7 +241,7 @@ async function run(): Promise<void> {
   state.parallelShaderCompile = gl.getExtension('KHR_parallel_shader_compile') !== null;
 
   status('idle baseline of the tick monitor', 0);
-  await sleep(1000); // past the page's load and first paints
+  await sleep(worker ? 3500 : 1000); // past the page's load and first paints (and the pinner's next poll after the worker started)
   const idle = stretchMonitor();
   await sleep(500);
   const idleLongestGapMs = idle.stop().longestGapMs;
@@ -247,7 +254,7 @@ async function run(): Promise<void> {
   let wallMs: number;
   let stretches: ReturnType<ReturnType<typeof stretchMonitor>['stop']>;
   try {
-    profile = await engine.tune({ sizes: tuneSizes.map((s) => 2 ** s) });
+    profile = await engine.tune({ sizes: tuneSizes.map((s) => 2 ** s), worker });
     wallMs = performance.now() - tuneStart;
     performance.mark('tune-end');
     await sleep(0); // let the last long task be reported

@@ -1,0 +1,183 @@
+// engine.tune({ worker }) (issue 20): the tune's samples in a Web Worker, on a WebGL2 context of an
+// OffscreenCanvas of its own; the page takes the profile. A real worker in the browsers (WebKitGTK
+// gives workers no WebGL2 context: the tune rejects, saying so); the page's side of the messages
+// against a stand-in worker everywhere.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngine, serveTuning, type TuneWorker, type TuningProfile } from '../src/index.js';
+import { TUNE_WORKER } from '../src/tune-in-worker.js';
+import { ENGINE_VERSION } from '../src/tuning.js';
+import { testContext } from './support/engine.js';
+import { countGlObjects, nonZero } from './support/gl-objects.js';
+import { replaceGlMethod } from './support/gl-method.js';
+import { testPlatform } from './support/platform.js';
+
+/** A worker whose answers the test writes: what it was asked, and `reply` to answer. */
+class StandInWorker extends EventTarget implements TuneWorker {
+  readonly requests: Array<{ glcompact: string; id: number; options: unknown }> = [];
+  postMessage(message: unknown): void {
+    this.requests.push(message as StandInWorker['requests'][number]);
+  }
+  reply(data: unknown): void {
+    this.dispatchEvent(new MessageEvent('message', { data }));
+  }
+  /** Listeners left on it (the tune must remove its own once settled). */
+  listeners = 0;
+  override addEventListener(...args: Parameters<EventTarget['addEventListener']>): void {
+    this.listeners++;
+    super.addEventListener(...args);
+  }
+  override removeEventListener(...args: Parameters<EventTarget['removeEventListener']>): void {
+    this.listeners--;
+    super.removeEventListener(...args);
+  }
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('engine.tune({ worker }) in a Web Worker', () => {
+  it('tunes on the worker\'s own context: the profile taken here, nothing made on this context, auto exact (WebKitGTK: rejected, no WebGL2 in workers)', async (context) => {
+    context.skip(typeof Worker === 'undefined', 'Node has no Web Worker with an OffscreenCanvas (headless-gl): engine.tune() runs on the page there');
+    const worker = new Worker(new URL('./support/tune-worker.ts', import.meta.url), { type: 'module' });
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    try {
+      const counter = countGlObjects(gl);
+      let draws = 0;
+      const restoreDraws = replaceGlMethod(gl, 'drawArrays', (original) => function (this: WebGL2RenderingContext, ...args: Parameters<WebGL2RenderingContext['drawArrays']>) {
+        draws++;
+        return original.apply(gl, args);
+      });
+      let profile: TuningProfile;
+      try {
+        const tuning = engine.tune({ sizes: [2 ** 10, 2 ** 14], densities: [0.5], repeats: 1, worker });
+        if (testPlatform() === 'webkit') {
+          // WebKitGTK 2.50: OffscreenCanvas exists in workers, getContext('webgl2') gives null there.
+          await expect(tuning).rejects.toThrow(/the worker's tune failed: this browser gives a worker's OffscreenCanvas no WebGL2 context/);
+          expect(engine.profile).toBeUndefined();
+          return;
+        }
+        profile = await tuning;
+      } finally {
+        restoreDraws();
+        counter.restore();
+      }
+      // The samples ran elsewhere: nothing drawn, and no texture, program or buffer left, on the page's context.
+      expect(draws, 'draws on the page\'s context during the tune').toBe(0);
+      expect(nonZero(counter.live)).toEqual({});
+      expect(profile.renderer).toBe(engine.caps.renderer);
+      expect(Object.keys(profile.compact.keep), 'a choice per size tuned').toHaveLength(2);
+      expect(engine.profile).toEqual(profile);
+      // What auto takes from it is exact here (every path is).
+      const data = Uint32Array.from({ length: 2 ** 14 }, (_, i) => Math.imul(i + 3, 2654435761) >>> 20);
+      const stream = engine.stream(data);
+      const kept = engine.compact(stream, { keep: { lessEqual: 2047 } });
+      expect(Array.from(await kept.stream.read())).toEqual(Array.from(data).filter((v) => v <= 2047));
+      kept.dispose();
+      stream.dispose();
+    } finally {
+      engine.dispose();
+      worker.terminate();
+    }
+  });
+});
+
+describe('engine.tune({ worker }): the page\'s side', () => {
+  const answerMs = TUNE_WORKER.answerMs;
+  afterEach(() => {
+    TUNE_WORKER.answerMs = answerMs;
+  });
+
+  const profileOf = (renderer: string): TuningProfile => ({ format: 'glcompact-profile', version: ENGINE_VERSION, renderer, measured: '', compact: { keep: { 10: 'horn' }, any: { 10: 'horn' } }, scan: {}, timings: {}, work: {} });
+
+  it('asks with the checked options and its engine\'s, takes the answer, and leaves no listener on the worker', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl, { texturePoolBytes: 2 ** 20, preserveState: false, maxTextureSize: 2048 });
+    const worker = new StandInWorker();
+    try {
+      const tuning = engine.tune({ sizes: [1024], worker });
+      await flush();
+      expect(worker.requests).toHaveLength(1);
+      const [request] = worker.requests;
+      expect(request).toMatchObject({ glcompact: 'tune', options: { sizes: [1024], densities: [0.1, 0.5, 0.9], repeats: 3 }, engineOptions: { texturePoolBytes: 2 ** 20, preserveState: false, maxTextureSize: 2048 } });
+      worker.reply({ glcompact: 'tune-started', id: request!.id });
+      worker.reply({ glcompact: 'tune-done', id: request!.id + 1, profile: profileOf('another request') }); // not this request's
+      const profile = profileOf(engine.caps.renderer);
+      worker.reply({ glcompact: 'tune-done', id: request!.id, profile });
+      expect(await tuning).toEqual(profile);
+      expect(engine.profile).toEqual(profile);
+      expect(worker.listeners).toBe(0);
+    } finally {
+      engine.dispose();
+    }
+  });
+
+  it('rejects, taking no profile: another renderer, the worker\'s failure, its error event, no answer, a disposed engine, bad input', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    try {
+      const ask = async (answer: (worker: StandInWorker, id: number) => void) => {
+        const worker = new StandInWorker();
+        const tuning = engine.tune({ sizes: [1024], worker });
+        tuning.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+        await flush();
+        answer(worker, worker.requests[0]!.id);
+        await expect(tuning).rejects.toThrow();
+        expect(worker.listeners, 'listeners left on the worker').toBe(0);
+        return tuning.catch((error: Error) => error.message);
+      };
+      expect(await ask((w, id) => w.reply({ glcompact: 'tune-done', id, profile: profileOf('SomeOtherGPU') })))
+        .toMatch(/engine\.tune\(\{ worker \}\): the worker's context reports the renderer 'SomeOtherGPU', this engine's '.*': its timings are not this context's/);
+      expect(await ask((w, id) => w.reply({ glcompact: 'tune-failed', id, message: 'no WebGL2 here' })))
+        .toBe('engine.tune({ worker }): the worker\'s tune failed: no WebGL2 here');
+      // An ErrorEvent's message (Node has no ErrorEvent: an Event with one), and a messageerror without.
+      expect(await ask((w) => w.dispatchEvent(Object.assign(new Event('error'), { message: 'Uncaught SyntaxError in tune.worker.js' }))))
+        .toBe('engine.tune({ worker }): Uncaught SyntaxError in tune.worker.js');
+      expect(await ask((w) => w.dispatchEvent(new Event('messageerror'))))
+        .toMatch(/engine\.tune\(\{ worker \}\): a 'messageerror' event \(the worker's script failed to load or run, or a message could not be read\)/);
+      TUNE_WORKER.answerMs = 30;
+      expect(await ask(() => {})).toMatch(/the worker did not take the request within 30 ms; its script must call serveTuning\(\)/);
+      // Taken (tune-started), a long tune is waited for past answerMs.
+      const slow = new StandInWorker();
+      const slowTuning = engine.tune({ sizes: [1024], worker: slow });
+      await flush();
+      slow.reply({ glcompact: 'tune-started', id: slow.requests[0]!.id });
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      slow.reply({ glcompact: 'tune-failed', id: slow.requests[0]!.id, message: 'late' });
+      await expect(slowTuning).rejects.toThrow(/tune failed: late/);
+      expect(engine.profile).toBeUndefined();
+      // Bad input, before anything is posted.
+      const idle = new StandInWorker();
+      await expect(engine.tune({ worker: {} as TuneWorker })).rejects.toThrow(/worker must be a Web Worker whose script calls serveTuning\(\); got/);
+      await expect(engine.tune({ sizes: [0], worker: idle })).rejects.toThrow(/sizes must be a non-empty array/);
+      await expect(engine.tune({ size: [1024] } as never)).rejects.toThrow(/engine\.tune\(options\): unknown option\(s\) size; allowed: sizes, densities, repeats, worker/);
+      expect(idle.requests).toHaveLength(0);
+      // The engine disposed while the worker tunes: the answer is not taken.
+      const late = new StandInWorker();
+      const lateTuning = engine.tune({ sizes: [1024], worker: late });
+      await flush();
+      engine.dispose();
+      late.reply({ glcompact: 'tune-done', id: late.requests[0]!.id, profile: profileOf(engine.caps.renderer) });
+      await expect(lateTuning).rejects.toThrow(/engine\.tune\(\): this engine was disposed/);
+    } finally {
+      engine.dispose();
+    }
+  });
+
+  it('serveTuning answers a request it cannot serve with the reason (here: no OffscreenCanvas, or one)', async (context) => {
+    context.skip(typeof OffscreenCanvas !== 'undefined', 'this page has an OffscreenCanvas: the real worker test above covers the served tune');
+    const channel = new MessageChannel();
+    const answers: unknown[] = [];
+    channel.port1.addEventListener('message', (event) => answers.push((event as MessageEvent).data));
+    channel.port1.start();
+    channel.port2.start();
+    serveTuning(channel.port2 as unknown as Parameters<typeof serveTuning>[0]);
+    channel.port1.postMessage({ glcompact: 'something else' });
+    channel.port1.postMessage({ glcompact: 'tune', id: 7, options: { sizes: [1024], densities: [0.5], repeats: 1 }, engineOptions: {}, powerPreference: undefined });
+    await expect.poll(() => answers.length).toBe(2);
+    expect(answers).toEqual([
+      { glcompact: 'tune-started', id: 7 },
+      { glcompact: 'tune-failed', id: 7, message: 'this worker has no OffscreenCanvas; tune on the page instead (engine.tune() without a worker)' },
+    ]);
+    channel.port1.close();
+  });
+});
