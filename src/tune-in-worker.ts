@@ -16,8 +16,11 @@ import type { TuningProfile } from './tuning.js';
 
 /** What engine.tune({ worker }) needs of a worker: a Web Worker whose script calls serveTuning(). */
 export interface TuneWorker {
+  /** Sends the worker the tune's request. */
   postMessage(message: unknown): void;
+  /** Where the worker's answers ('message') and failures ('error', 'messageerror') arrive. */
   addEventListener(type: 'message' | 'error' | 'messageerror', listener: (event: Event) => void): void;
+  /** The tune's listeners come off once it settles. */
   removeEventListener(type: 'message' | 'error' | 'messageerror', listener: (event: Event) => void): void;
 }
 

@@ -6,7 +6,9 @@ import type { TuningProfile } from './tuning.js';
 
 /** The part of a worker's global scope serveTuning() uses (DedicatedWorkerGlobalScope is not in the DOM typings). */
 export interface TuningScope {
+  /** Answers the page (started, the profile, or the reason it failed). */
   postMessage(message: unknown): void;
+  /** Where the page's requests arrive. */
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
 }
 
