@@ -21,7 +21,7 @@ import { TRACE_CATEGORIES, tuneTasks } from './lib/chrome-trace.mjs';
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
          [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
          [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps] [--pin] [--chrome-trace]
-         [--tune-in page|worker]
+         [--tune-in page|worker] [--ticks message] [--idle-baseline-ms N]
 Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
 --batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run);
 --trace-gaps: time every WebGL method during tune() and keep the longest stretches with where they went (slows the tune).
@@ -29,6 +29,8 @@ Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14,
 bench/lib/pin-cores.mjs says why), so its stretches hold no time spent waiting for a core the renderer draws on.
 --tune-in worker: engine.tune({ worker }), the samples in a Web Worker of the page on its own OffscreenCanvas context
 (the longest stretch is then the page's thread's while the worker tunes); the file name gets -worker-tune.
+--ticks message: the page's stretch monitor ticks at every task boundary (a message to itself) instead of a 1 ms timer.
+--idle-baseline-ms N: the monitor's idle baseline before the tune runs N ms (default 500); gaps over 4/8/16 ms are counted in both.
 --chrome-trace (chromium): Chromium's own trace of the tune: each long task of the page's main thread with its
 CPU time and what ran inside (bench/lib/chrome-trace.mjs).`;
 
@@ -37,7 +39,16 @@ const { values } = parseArgs({ options: {
   out: { type: 'string' }, sizes: { type: 'string' }, densities: { type: 'string' },
   'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' }, 'trace-gaps': { type: 'boolean', default: false },
   pin: { type: 'boolean', default: false }, 'chrome-trace': { type: 'boolean', default: false }, 'tune-in': { type: 'string', default: 'page' },
+  ticks: { type: 'string' }, 'idle-baseline-ms': { type: 'string' },
 } });
+if (values.ticks !== undefined && values.ticks !== 'message') {
+  console.error(`--ticks must be message (the default is a 1 ms timer); got '${values.ticks}'`);
+  process.exit(2);
+}
+if (values['idle-baseline-ms'] !== undefined && !(Number.isInteger(Number(values['idle-baseline-ms'])) && Number(values['idle-baseline-ms']) > 0)) {
+  console.error(`--idle-baseline-ms must be a positive integer; got '${values['idle-baseline-ms']}'`);
+  process.exit(2);
+}
 if (!['page', 'worker'].includes(values['tune-in'])) {
   console.error(`--tune-in must be page or worker; got '${values['tune-in']}'`);
   process.exit(2);
@@ -58,6 +69,8 @@ const query = new URLSearchParams({
   ...(values.batch ? { batch: values.batch } : {}),
   ...(values['trace-gaps'] ? { traceGaps: '1' } : {}),
   ...(values['tune-in'] === 'worker' ? { tuneIn: 'worker' } : {}),
+  ...(values.ticks ? { ticks: values.ticks } : {}),
+  ...(values['idle-baseline-ms'] ? { idleBaselineMs: values['idle-baseline-ms'] } : {}),
 });
 
 // What the page runs: src/ and glsl/ of this working tree (the commit, and files changed since, as the build starts).
@@ -139,7 +152,7 @@ const document = {
   timing: 'wall: a batch of back-to-back compact()+dispose() (or scan()+dispose()) calls between two await engine.finish(), per call; series interleaved in seeded rounds; median of the rounds',
   loadAverageAtStart, loadAverageAtEnd: loadavg(), load1mDuringRun: { max: Math.max(...load1m), mean: load1m.reduce((a, b) => a + b, 0) / load1m.length, samples: load1m.length }, seconds: Math.round((performance.now() - started) / 100) / 10,
   ...(chromeTrace ? { chromeTrace } : {}),
-  tune: { wallMs: tune.wallMs, longestGapMs: tune.longestGapMs, idleLongestGapMs: tune.idleLongestGapMs, longTasks: tune.longTasks, ...(tune.gaps?.length ? { gaps: tune.gaps } : {}), sizes: results.config.tuneSizes.map((s) => 2 ** s) },
+  tune: { wallMs: tune.wallMs, longestGapMs: tune.longestGapMs, idleLongestGapMs: tune.idleLongestGapMs, gapsOver: tune.gapsOver, idleGapsOver: tune.idleGapsOver, idleBaselineMs: tune.idleBaselineMs, tuneIn: results.config.tuneIn, ticks: values.ticks ?? 'timer', longTasks: tune.longTasks, ...(tune.gaps?.length ? { gaps: tune.gaps } : {}), sizes: results.config.tuneSizes.map((s) => 2 ** s) },
   choices: { keep: tune.profile.compact.keep, any: tune.profile.compact.any, scan: tune.profile.scan },
   worst: { ...worst, keepWithin115: within('keepRatio'), anyWithin115: within('anyRatio'), points: rows.length,
     keepMissesOnTheSamePath: samePathMisses('keepRatio', 'keepSamePath'), anyMissesOnTheSamePath: samePathMisses('anyRatio', 'anySamePath') },
@@ -151,7 +164,7 @@ const file = join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-
 await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
 
 console.log(`${values.browser} ${browser.version}; renderer: ${renderer}${results.renderer.masked !== renderer ? ` (masked: ${results.renderer.masked})` : ''}`);
-console.log(`tune(): ${tune.wallMs.toFixed(0)} ms wall, longest stretch without yielding ${tune.longestGapMs.toFixed(1)} ms (idle floor ${tune.idleLongestGapMs.toFixed(1)} ms)${tune.longTasks.supported ? `, long tasks ${tune.longTasks.count} (max ${tune.longTasks.maxMs.toFixed(0)} ms)` : ''}`);
+console.log(`tune() (${results.config.tuneIn === 'worker' ? 'in a worker' : 'on the page'}): ${tune.wallMs.toFixed(0)} ms wall, longest stretch without yielding ${tune.longestGapMs.toFixed(1)} ms (idle floor ${tune.idleLongestGapMs.toFixed(1)} ms over ${tune.idleBaselineMs} ms), gaps over 4/8/16 ms ${Object.values(tune.gapsOver).join('/')} (idle ${Object.values(tune.idleGapsOver).join('/')})${tune.longTasks.supported ? `, long tasks ${tune.longTasks.count} (max ${tune.longTasks.maxMs.toFixed(0)} ms)` : ''}`);
 console.log(`tuned: keep ${JSON.stringify(document.choices.keep)}, any ${JSON.stringify(document.choices.any)}, scan ${JSON.stringify(document.choices.scan)}`);
 console.log(`worst auto (keep) / fastest order-keeping: ×${worst.keep.ratio.toFixed(2)} at 2^${worst.keep.log2n}, ${worst.keep.density * 100} % kept; within 1.15 at ${document.worst.keepWithin115} of ${rows.length} points, ${document.worst.keepMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.keepNet.toFixed(2)})`);
 console.log(`worst auto (any) / fastest path:            ×${worst.any.ratio.toFixed(2)} at 2^${worst.any.log2n}, ${worst.any.density * 100} % kept; within 1.15 at ${document.worst.anyWithin115} of ${rows.length} points, ${document.worst.anyMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.anyNet.toFixed(2)})`);

@@ -127,6 +127,8 @@ describe('engine.tune({ worker }): the page\'s side', () => {
       };
       expect(await ask((w, id) => w.reply({ glcompact: 'tune-done', id, profile: profileOf('SomeOtherGPU') })))
         .toMatch(/engine\.tune\(\{ worker \}\): the worker's context reports the renderer 'SomeOtherGPU', this engine's '.*': its timings are not this context's/);
+      expect(await ask((w, id) => w.reply({ glcompact: 'tune-done', id, profile: { ...profileOf(engine.caps.renderer), version: '0.0.1' } })))
+        .toBe(`engine.tune({ worker }): the worker runs glcompact 0.0.1, this page ${ENGINE_VERSION}: build the worker's script with the same glcompact`);
       expect(await ask((w, id) => w.reply({ glcompact: 'tune-failed', id, message: 'no WebGL2 here' })))
         .toBe('engine.tune({ worker }): the worker\'s tune failed: no WebGL2 here');
       // An ErrorEvent's message (Node has no ErrorEvent: an Event with one), and a messageerror without.

@@ -11,6 +11,8 @@
 // URL: ?sizes=10,12,14,16,18 (log2), ?densities=0.05,0.25,0.5,0.75,0.95 (kept fractions),
 //      ?tuneSizes=10,12,14,16,18 (log2), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above),
 //      ?traceGaps=1 (time every WebGL method during tune(): the longest stretches, and where they went),
+//      ?ticks=message (the stretch monitor ticks at every task boundary, not by a clamped 1 ms timer),
+//      ?idleBaselineMs=N (the idle baseline's length, default 500: as long as the tune for a fair floor),
 //      ?tuneIn=worker (engine.tune({ worker }): the samples in a Web Worker of this page, ./tune.worker.ts,
 //      on its own OffscreenCanvas context; the page only takes the profile. The worker starts with the
 //      page, 2.5 s before the idle baseline, so bench/tuned-sweep-browser.mjs --pin, polling every 2 s,
@@ -64,6 +66,11 @@ interface SweepState {
     longestGapMs: number;
     /** The same monitor over 500 ms of idle page (1 s after it started) before tune(): the floor of that figure. */
     idleLongestGapMs: number;
+    /** Gaps over 4, 8 and 16 ms during the idle baseline and during tune(). */
+    idleGapsOver: Record<4 | 8 | 16, number>;
+    gapsOver: Record<4 | 8 | 16, number>;
+    /** How long the idle baseline ran (ms; ?idleBaselineMs). */
+    idleBaselineMs: number;
     longTasks: { supported: boolean; count: number; maxMs: number; totalMs: number };
     /** With ?traceGaps=1: the longest stretches and the WebGL methods that took their time. */
     gaps: Gap[];
@@ -92,6 +99,10 @@ const tuneSizes = list('tuneSizes', '10,12,14,16,18');
 const rounds = Number(params.get('rounds') ?? 3);
 const batchParam = params.get('batch') === null ? null : Number(params.get('batch'));
 const seed = Number(params.get('seed') ?? 20);
+/** ?ticks=message: the stretch monitor ticks by a message posted to itself (every task boundary) instead of a 1 ms timer (4 ms clamps). */
+const messageTicks = params.get('ticks') === 'message';
+/** ?idleBaselineMs=N: how long the idle baseline of the monitor runs before the tune (default 500 ms). */
+const idleBaselineMs = Number(params.get('idleBaselineMs') ?? 500);
 const tuneIn = params.get('tuneIn') ?? 'page';
 if (tuneIn !== 'page' && tuneIn !== 'worker') throw new Error(`?tuneIn must be page or worker; got ${tuneIn}`);
 const worker = tuneIn === 'worker' ? new Worker(new URL('./tune.worker.ts', import.meta.url), { type: 'module' }) : undefined;
@@ -191,9 +202,12 @@ function stretchMonitor(trace?: ReturnType<typeof timeContextMethods>) {
   let longest = 0;
   let running = true;
   const gaps: Gap[] = [];
+  /** How many gaps were longer than 4, 8 and 16 ms (a frame's budget and its quarter and half). */
+  const over = { 4: 0, 8: 0, 16: 0 };
   const tick = () => {
     const now = performance.now();
     longest = Math.max(longest, now - last);
+    for (const ms of [4, 8, 16] as const) if (now - last > ms) over[ms]++;
     const glTimes = trace?.take();
     if (glTimes && now - last > 2) {
       const top = [...glTimes].sort((a, b) => b[1] - a[1]);
@@ -201,7 +215,7 @@ function stretchMonitor(trace?: ReturnType<typeof timeContextMethods>) {
     }
     last = now;
   };
-  const channel = trace ? new MessageChannel() : undefined;
+  const channel = trace || messageTicks ? new MessageChannel() : undefined;
   if (channel) {
     channel.port1.onmessage = () => {
       tick();
@@ -224,6 +238,7 @@ function stretchMonitor(trace?: ReturnType<typeof timeContextMethods>) {
       observer?.disconnect();
       return {
         longestGapMs: longest,
+        gapsOver: { ...over },
         /** The 12 longest stretches over 2 ms, where they were traced. */
         gaps: gaps.sort((a, b) => b.gapMs - a.gapMs).slice(0, 12),
         longTasks: { supported, count: durations.length, maxMs: Math.max(0, ...durations), totalMs: durations.reduce((a, b) => a + b, 0) },
@@ -243,8 +258,9 @@ async function run(): Promise<void> {
   status('idle baseline of the tick monitor', 0);
   await sleep(worker ? 3500 : 1000); // past the page's load and first paints (and the pinner's next poll after the worker started)
   const idle = stretchMonitor();
-  await sleep(500);
-  const idleLongestGapMs = idle.stop().longestGapMs;
+  await sleep(idleBaselineMs);
+  const idleStretches = idle.stop();
+  const idleLongestGapMs = idleStretches.longestGapMs;
   status(`engine.tune({ sizes: 2^${tuneSizes.join(', 2^')} })`, 0.01);
   const trace = params.get('traceGaps') === '1' ? timeContextMethods(gl) : undefined;
   const monitor = stretchMonitor(trace);
@@ -263,7 +279,7 @@ async function run(): Promise<void> {
     trace?.restore();
     stretches = monitor.stop();
   }
-  state.tune = { wallMs, idleLongestGapMs, ...stretches, profile, switchMargin: densitySwitchMargin(profile) };
+  state.tune = { wallMs, idleLongestGapMs, idleGapsOver: idleStretches.gapsOver, idleBaselineMs, ...stretches, profile, switchMargin: densitySwitchMargin(profile) };
   log.textContent += `tune ${wallMs.toFixed(0)} ms, longest gap ${state.tune.longestGapMs.toFixed(1)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}\n`;
 
   const series: Array<[string, Record<string, unknown>, boolean]> = [
