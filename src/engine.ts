@@ -730,7 +730,7 @@ export class Engine {
   async tune(options: TuneOptions = {}): Promise<TuningProfile> {
     this.#assertAlive('tune()');
     const what = 'engine.tune(options)';
-    optionsObject(what, options, ['sizes', 'densities', 'repeats', 'worker']);
+    optionsObject(what, options, ['sizes', 'densities', 'repeats', 'worker', 'onProgress']);
     const sizes = options.sizes ?? TUNE_DEFAULT_SIZES;
     const densities = options.densities ?? [0.1, 0.5, 0.9];
     const repeats = options.repeats ?? 3;
@@ -742,7 +742,12 @@ export class Engine {
       throw new Error(`${what}: densities must be a non-empty array of kept fractions from 0 to 1; got ${describe(densities)}`);
     }
     if (!Number.isInteger(repeats) || repeats < 1 || repeats > 50) throw new Error(`${what}: repeats must be an integer from 1 to 50; got ${describe(repeats)}`);
-    if (options.worker !== undefined) return this.#tuneInWorker(options.worker, { sizes, densities, repeats });
+    const onProgress = options.onProgress;
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw new Error(`${what}: onProgress must be a function ({ done, total, size, density }) => void; got ${describe(onProgress)}`);
+    if (options.worker !== undefined) return this.#tuneInWorker(options.worker, { sizes, densities, repeats }, onProgress);
+    let done = 0;
+    const total = sizes.length * (densities.length + 1);
+    const progress = (size: number, density: number | undefined) => onProgress?.({ done: ++done, total, size, density });
     const profile: TuningProfile = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: this.caps.renderer, measured: new Date().toISOString(), compact: { keep: {}, any: {} }, scan: {}, timings: {}, work: {} };
     // Every await between tasks ends by checking the engine is still alive, so a dispose meanwhile
     // rejects naming tune(), not the call it would make next.
@@ -979,6 +984,7 @@ export class Engine {
           const runs = compactCandidates.map(({ path }) => [path, () => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions)] as const);
           const times = await timeAll(runs, `${key}/${density}`, compactionSets);
           profile.timings[`${key}/${density}`] = times;
+          progress(n, density);
         }
         const points = densities.map((density) => `${key}/${density}`);
         // Over the tuned densities, the built-in default kept unless clearly slower (tuning.ts#choiceOverDensities).
@@ -1039,6 +1045,7 @@ export class Engine {
         scan = chooseScan();
         await settleScan();
         profile.scan[key] = scan.choice;
+        progress(n, undefined);
       } finally {
         stream.dispose();
       }
@@ -1082,14 +1089,14 @@ export class Engine {
   }
 
   /** tune({ worker }): the samples in the worker (src/tune-in-worker.ts), the profile taken here. */
-  async #tuneInWorker(worker: TuneWorker, options: { sizes: readonly number[]; densities: readonly number[]; repeats: number }): Promise<TuningProfile> {
+  async #tuneInWorker(worker: TuneWorker, options: { sizes: readonly number[]; densities: readonly number[]; repeats: number }, onProgress: TuneOptions['onProgress']): Promise<TuningProfile> {
     const what = 'engine.tune({ worker })';
     if (typeof worker !== 'object' || worker === null || typeof worker.postMessage !== 'function' || typeof worker.addEventListener !== 'function' || typeof worker.removeEventListener !== 'function') {
       throw new Error(`${what}: worker must be a Web Worker whose script calls serveTuning(); got ${describe(worker)}`);
     }
     // Asked once per tune, not on a call's path: which GPU the app's context is on, for the worker's.
     const powerPreference = this.#gpu.gl.getContextAttributes()?.powerPreference;
-    const measured = await tuneInWorker(worker, options, this.#workerEngineOptions, powerPreference);
+    const measured = await tuneInWorker(worker, options, this.#workerEngineOptions, powerPreference, onProgress);
     // The profile's arrival (its message read) and taking it are two tasks: in Chromium the one
     // task holding both took 2.0 ms of the page's thread, the tune's only work there.
     await new Promise((resolve) => setTimeout(resolve, 0));

@@ -12,7 +12,7 @@
 //   serveTuning()            in the worker's script (src/tune-worker.ts): answers each request with a
 //                            profile or an error
 import type { EngineOptions } from './options.js';
-import type { TuningProfile } from './tuning.js';
+import type { TuneProgress, TuningProfile } from './tuning.js';
 
 /** What engine.tune({ worker }) needs of a worker: a Web Worker whose script calls serveTuning(). */
 export interface TuneWorker {
@@ -31,11 +31,14 @@ export interface TuneRequest {
   options: { sizes: readonly number[]; densities: readonly number[]; repeats: number };
   /** The page's engine's (texture pool, state saving, texture limit): the worker's calls cost what its calls do. */
   engineOptions: EngineOptions;
+  /** Whether the page wants `tune-progress` messages (its onProgress cannot travel). */
+  progress: boolean;
   /** The app's context's, so a two-GPU machine gives the worker the same GPU. */
   powerPreference: WebGLPowerPreference | undefined;
 }
 export type TuneReply =
   | { glcompact: 'tune-started'; id: number }
+  | { glcompact: 'tune-progress'; id: number; progress: TuneProgress }
   | { glcompact: 'tune-done'; id: number; profile: TuningProfile }
   | { glcompact: 'tune-failed'; id: number; message: string };
 
@@ -53,7 +56,7 @@ let nextId = 1;
  * @throws (rejects) where the worker fails to load, does not answer within TUNE_WORKER.answerMs, or
  *   its tune fails (the worker's own message, e.g. no WebGL2 context for an OffscreenCanvas there).
  */
-export function tuneInWorker(worker: TuneWorker, options: TuneRequest['options'], engineOptions: EngineOptions, powerPreference: WebGLPowerPreference | undefined): Promise<TuningProfile> {
+export function tuneInWorker(worker: TuneWorker, options: TuneRequest['options'], engineOptions: EngineOptions, powerPreference: WebGLPowerPreference | undefined, onProgress?: (progress: TuneProgress) => void): Promise<TuningProfile> {
   const what = 'engine.tune({ worker })';
   const id = nextId++;
   return new Promise<TuningProfile>((resolve, reject) => {
@@ -68,6 +71,13 @@ export function tuneInWorker(worker: TuneWorker, options: TuneRequest['options']
       const reply = (event as MessageEvent).data as TuneReply | undefined;
       if (typeof reply !== 'object' || reply === null || reply.id !== id) return; // not ours
       if (reply.glcompact === 'tune-started') clearTimeout(unanswered);
+      else if (reply.glcompact === 'tune-progress') {
+        try {
+          onProgress?.(reply.progress);
+        } catch (error) {
+          done(() => reject(error)); // as a tune on the page would: the callback's error ends the tune here
+        }
+      }
       else if (reply.glcompact === 'tune-done') done(() => resolve(reply.profile));
       else if (reply.glcompact === 'tune-failed') done(() => reject(new Error(`${what}: the worker's tune failed: ${reply.message}`)));
     };
@@ -81,7 +91,7 @@ export function tuneInWorker(worker: TuneWorker, options: TuneRequest['options']
     worker.addEventListener('message', onMessage);
     worker.addEventListener('error', onError);
     worker.addEventListener('messageerror', onError);
-    const request: TuneRequest = { glcompact: 'tune', id, options: { sizes: [...options.sizes], densities: [...options.densities], repeats: options.repeats }, engineOptions: { ...engineOptions }, powerPreference };
+    const request: TuneRequest = { glcompact: 'tune', id, options: { sizes: [...options.sizes], densities: [...options.densities], repeats: options.repeats }, engineOptions: { ...engineOptions }, progress: onProgress !== undefined, powerPreference };
     worker.postMessage(request);
   });
 }

@@ -2,7 +2,7 @@
 // holds the page's side and the messages.
 import { createEngine } from './engine.js';
 import type { TuneReply, TuneRequest } from './tune-in-worker.js';
-import type { TuningProfile } from './tuning.js';
+import type { TuneProgress, TuningProfile } from './tuning.js';
 
 /** The part of a worker's global scope serveTuning() uses (DedicatedWorkerGlobalScope is not in the DOM typings). */
 export interface TuningScope {
@@ -37,7 +37,8 @@ export function serveTuning(scope: TuningScope = globalThis as unknown as Tuning
     scope.postMessage({ glcompact: 'tune-started', id: request.id } satisfies TuneReply);
     queue = queue.then(async () => {
       try {
-        const profile = await tuneHere(request);
+        const onProgress = request.progress ? (progress: TuneProgress) => scope.postMessage({ glcompact: 'tune-progress', id: request.id, progress } satisfies TuneReply) : undefined;
+        const profile = await tuneHere(request, onProgress);
         scope.postMessage({ glcompact: 'tune-done', id: request.id, profile } satisfies TuneReply);
       } catch (error) {
         scope.postMessage({ glcompact: 'tune-failed', id: request.id, message: error instanceof Error ? error.message : String(error) } satisfies TuneReply);
@@ -46,14 +47,14 @@ export function serveTuning(scope: TuningScope = globalThis as unknown as Tuning
   });
 }
 
-async function tuneHere(request: TuneRequest): Promise<TuningProfile> {
+async function tuneHere(request: TuneRequest, onProgress: ((progress: TuneProgress) => void) | undefined): Promise<TuningProfile> {
   if (typeof OffscreenCanvas === 'undefined') throw new Error('this worker has no OffscreenCanvas; tune on the page instead (engine.tune() without a worker)');
   // The passes draw into the engine's own textures: the canvas's own buffers are never drawn to.
   const gl = new OffscreenCanvas(1, 1).getContext('webgl2', { antialias: false, depth: false, stencil: false, powerPreference: request.powerPreference });
   if (!gl) throw new Error('this browser gives a worker\'s OffscreenCanvas no WebGL2 context (WebKitGTK 2.50 does not); tune on the page instead (engine.tune() without a worker)');
   const engine = createEngine(gl, request.engineOptions);
   try {
-    return await engine.tune(request.options);
+    return await engine.tune({ ...request.options, onProgress });
   } finally {
     engine.dispose();
     gl.getExtension('WEBGL_lose_context')?.loseContext(); // the context now, not whenever the collector runs

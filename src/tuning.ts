@@ -130,6 +130,24 @@ export interface TuneOptions {
    * the worker's context reports this engine's renderer. The worker is the app's to terminate.
    */
   worker?: TuneWorker | undefined;
+  /**
+   * Called after each point is timed (a size at a density, or a size's scans), with how many of
+   * `total` (sizes × (densities + 1)) are done: a tune takes seconds on a CPU renderer. Larger sizes
+   * take longer, so `done / total` counts points, not time. With a worker, called on this thread.
+   */
+  onProgress?: ((progress: TuneProgress) => void) | undefined;
+}
+
+/** What engine.tune()'s `onProgress` is told after each timed point. */
+export interface TuneProgress {
+  /** Points timed so far. */
+  done: number;
+  /** Points in this tune: sizes × (densities + 1 for the scans). */
+  total: number;
+  /** The point just timed: its stream length. */
+  size: number;
+  /** The point just timed: its kept fraction (undefined for the size's scans). */
+  density: number | undefined;
 }
 
 const compactCandidates: ReadonlyArray<{ path: CompactionAlgorithm; keepsOrder: boolean }> = [

@@ -3,7 +3,7 @@
 // gives workers no WebGL2 context: the tune rejects, saying so); the page's side of the messages
 // against a stand-in worker everywhere.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, serveTuning, type TuneWorker, type TuningProfile } from '../src/index.js';
+import { createEngine, serveTuning, type TuneProgress, type TuneWorker, type TuningProfile } from '../src/index.js';
 import { TUNE_WORKER } from '../src/tune-in-worker.js';
 import { ENGINE_VERSION } from '../src/tuning.js';
 import { testContext } from './support/engine.js';
@@ -48,8 +48,9 @@ describe('engine.tune({ worker }) in a Web Worker', () => {
         return original.apply(gl, args);
       });
       let profile: TuningProfile;
+      const told: TuneProgress[] = [];
       try {
-        const tuning = engine.tune({ sizes: [2 ** 10, 2 ** 14], densities: [0.5], repeats: 1, worker });
+        const tuning = engine.tune({ sizes: [2 ** 10, 2 ** 14], densities: [0.5], repeats: 1, worker, onProgress: (p) => told.push(p) });
         if (testPlatform() === 'webkit') {
           // WebKitGTK 2.50: OffscreenCanvas exists in workers, getContext('webgl2') gives null there.
           await expect(tuning).rejects.toThrow(/the worker's tune failed: this browser gives a worker's OffscreenCanvas no WebGL2 context/);
@@ -66,6 +67,8 @@ describe('engine.tune({ worker }) in a Web Worker', () => {
       expect(nonZero(counter.live)).toEqual({});
       expect(profile.renderer).toBe(engine.caps.renderer);
       expect(Object.keys(profile.compact.keep), 'a choice per size tuned').toHaveLength(2);
+      // The worker's progress, told on this thread: each point of 2 sizes × (1 density + the scans).
+      expect(told.map((p) => [p.done, p.total, p.size, p.density])).toEqual([[1, 4, 1024, 0.5], [2, 4, 1024, undefined], [3, 4, 16384, 0.5], [4, 4, 16384, undefined]]);
       expect(engine.profile).toEqual(profile);
       // What auto takes from it is exact here (every path is).
       const data = Uint32Array.from({ length: 2 ** 14 }, (_, i) => Math.imul(i + 3, 2654435761) >>> 20);
@@ -100,6 +103,9 @@ describe('engine.tune({ worker }): the page\'s side', () => {
       const [request] = worker.requests;
       expect(request).toMatchObject({ glcompact: 'tune', options: { sizes: [1024], densities: [0.1, 0.5, 0.9], repeats: 3 }, engineOptions: { texturePoolBytes: 2 ** 20, preserveState: false, maxTextureSize: 2048 } });
       worker.reply({ glcompact: 'tune-started', id: request!.id });
+      // Progress asked for only where the page gave onProgress (this tune did not): nothing to call.
+      expect(request).toMatchObject({ progress: false });
+      worker.reply({ glcompact: 'tune-progress', id: request!.id, progress: { done: 1, total: 4, size: 1024, density: 0.1 } });
       worker.reply({ glcompact: 'tune-done', id: request!.id + 1, profile: profileOf('another request') }); // not this request's
       const profile = profileOf(engine.caps.renderer);
       worker.reply({ glcompact: 'tune-done', id: request!.id, profile });
@@ -147,6 +153,20 @@ describe('engine.tune({ worker }): the page\'s side', () => {
       slow.reply({ glcompact: 'tune-failed', id: slow.requests[0]!.id, message: 'late' });
       await expect(slowTuning).rejects.toThrow(/tune failed: late/);
       expect(engine.profile).toBeUndefined();
+      // Progress relayed to onProgress; a callback that throws ends the tune with its error.
+      const told: unknown[] = [];
+      const relaying = new StandInWorker();
+      const relayed = engine.tune({ sizes: [1024], worker: relaying, onProgress: (p) => {
+        told.push(p);
+        if (p.done === 2) throw new Error('progress bar broke');
+      } });
+      await flush();
+      expect(relaying.requests[0]).toMatchObject({ progress: true });
+      relaying.reply({ glcompact: 'tune-progress', id: relaying.requests[0]!.id, progress: { done: 1, total: 4, size: 1024, density: 0.1 } });
+      relaying.reply({ glcompact: 'tune-progress', id: relaying.requests[0]!.id, progress: { done: 2, total: 4, size: 1024, density: 0.5 } });
+      await expect(relayed).rejects.toThrow(/^progress bar broke$/);
+      expect(told).toEqual([{ done: 1, total: 4, size: 1024, density: 0.1 }, { done: 2, total: 4, size: 1024, density: 0.5 }]);
+      expect(relaying.listeners).toBe(0);
       // Bad input, before anything is posted.
       const idle = new StandInWorker();
       await expect(engine.tune({ worker: {} as TuneWorker })).rejects.toThrow(/worker must be a Web Worker whose script calls serveTuning\(\); got/);
@@ -174,7 +194,7 @@ describe('engine.tune({ worker }): the page\'s side', () => {
     channel.port2.start();
     serveTuning(channel.port2 as unknown as Parameters<typeof serveTuning>[0]);
     channel.port1.postMessage({ glcompact: 'something else' });
-    channel.port1.postMessage({ glcompact: 'tune', id: 7, options: { sizes: [1024], densities: [0.5], repeats: 1 }, engineOptions: {}, powerPreference: undefined });
+    channel.port1.postMessage({ glcompact: 'tune', id: 7, options: { sizes: [1024], densities: [0.5], repeats: 1 }, engineOptions: {}, progress: true, powerPreference: undefined });
     await expect.poll(() => answers.length).toBe(2);
     expect(answers).toEqual([
       { glcompact: 'tune-started', id: 7 },

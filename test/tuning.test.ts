@@ -2,7 +2,7 @@
 // default whole-stream scan) take the fastest per size class; results stay exact, order changes only
 // with order: 'any'. A profile round-trips through JSON and is refused on another renderer or version.
 import { describe, expect, it } from 'vitest';
-import { createEngine, type TuningProfile } from '../src/index.js';
+import { createEngine, type TuneProgress, type TuningProfile } from '../src/index.js';
 import { defaultScan } from '../src/scan/algorithms.js';
 import { batchCalls, ENGINE_VERSION, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
 import { testContext } from './support/engine.js';
@@ -13,7 +13,10 @@ describe('engine.tune()', () => {
   it('samples a path only once where it was twice as slow as the fastest by its first sample and by its single call', async () => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
-    const profile = await engine.tune({ sizes: [4096], densities: [0.5], repeats: 3 });
+    const told: TuneProgress[] = [];
+    const profile = await engine.tune({ sizes: [4096], densities: [0.5], repeats: 3, onProgress: (p) => told.push(p) });
+    // Told after each point: the compactions at 50 %, then the scans.
+    expect(told).toEqual([{ done: 1, total: 2, size: 4096, density: 0.5 }, { done: 2, total: 2, size: 4096, density: undefined }]);
     let dropped = 0;
     for (const [point, batches] of Object.entries(profile.sampling!.batches)) {
       const timings = profile.timings[point]!;
@@ -372,6 +375,28 @@ describe('engine.tune()', () => {
       expect(disposed, 'a link was issued').toBe(true);
       expect(nonZero(objects.live), 'GL objects left').toEqual({});
     } finally {
+      objects.restore();
+    }
+  });
+
+  it('onProgress: a callback that throws ends the tune with its error, nothing taken and nothing left; not a function is refused', async () => {
+    const { gl } = await testContext();
+    const objects = countGlObjects(gl);
+    const engine = createEngine(gl);
+    try {
+      const told: TuneProgress[] = [];
+      const tuning = engine.tune({ sizes: [1000, 4000], densities: [0.5], repeats: 1, onProgress: (p) => {
+        told.push(p);
+        throw new Error('the app\'s progress bar broke');
+      } });
+      await expect(tuning).rejects.toThrow(/^the app's progress bar broke$/);
+      expect(told, 'stopped at the first point').toEqual([{ done: 1, total: 4, size: 1000, density: 0.5 }]);
+      expect(engine.profile).toBeUndefined();
+      await expect(engine.tune({ sizes: [1000], onProgress: 'yes' } as never)).rejects.toThrow(/engine\.tune\(options\): onProgress must be a function \(\{ done, total, size, density \}\) => void; got/);
+      engine.dispose();
+      expect(nonZero(objects.live), 'GL objects left').toEqual({});
+    } finally {
+      engine.dispose();
       objects.restore();
     }
   });
