@@ -25,10 +25,13 @@ const nodeOnly = 'test/**/*.node.test.{ts,js}';
 // that context (they start browsers, pack the package, or make their own headless-gl context) would
 // run exactly as in `npm test`, so that run leaves them out: the demo pages alone were 137 s of it.
 const phoneRun = process.env.GLCOMPACT_PHONE_PROFILE === '1';
-const contextFreeNodeTests = readdirSync('test')
-  .filter((name) => /\.node\.test\.(ts|js)$/.test(name))
-  .filter((name) => !/support\/(engine|phone-profile)\.js/.test(readFileSync(`test/${name}`, 'utf8')))
-  .map((name) => `test/${name}`);
+const testFolder = new URL('./test/', import.meta.url);
+const contextFreeNodeTests = phoneRun
+  ? readdirSync(testFolder)
+      .filter((name) => /\.node\.test\.(ts|js)$/.test(name))
+      .filter((name) => !/support\/(engine|phone-profile)\.js/.test(readFileSync(new URL(name, testFolder), 'utf8')))
+      .map((name) => `test/${name}`)
+  : [];
 
 // GLCOMPACT_* knobs (e.g. GLCOMPACT_PROPERTY_RUNS) reach the tests in both projects through
 // `test.env`: process.env in Node, import.meta.env in the browser (test/support/env.ts reads both).
@@ -62,7 +65,7 @@ export default defineConfig({
           // headless-gl loads its native addon once per process: GPU tests run in forked processes.
           pool: 'forks',
           include: ['test/**/*.test.{ts,js}'],
-          exclude: [...configDefaults.exclude, ...(phoneRun ? contextFreeNodeTests : [])],
+          exclude: [...configDefaults.exclude, ...contextFreeNodeTests],
         },
       },
       {

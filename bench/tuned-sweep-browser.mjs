@@ -49,6 +49,10 @@ if (values['idle-baseline-ms'] !== undefined && !(Number.isInteger(Number(values
   console.error(`--idle-baseline-ms must be a positive integer; got '${values['idle-baseline-ms']}'`);
   process.exit(2);
 }
+if (values['trace-gaps'] && values['tune-in'] === 'worker') {
+  console.error('--trace-gaps times the page\'s context, which a tune in a worker does not use: use --chrome-trace (chromium) or --ticks message');
+  process.exit(2);
+}
 if (!['page', 'worker'].includes(values['tune-in'])) {
   console.error(`--tune-in must be page or worker; got '${values['tune-in']}'`);
   process.exit(2);

@@ -31,7 +31,7 @@ import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
 import { batchCalls, blockingSampleMs, callsBlock, choiceOverDensities, compactCandidates, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
-import { tuneInWorker, type TuneWorker } from './tune-in-worker.js';
+import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
 /**
@@ -100,6 +100,8 @@ export class Engine {
   #contextLost = false;
   /** What engine.tune() measured (or engine.useProfile() gave); undefined: the built-in defaults. */
   #profile: TuningProfile | undefined;
+  /** Tunes running in workers (tune({ worker })): dispose() and a lost context cancel them. */
+  readonly #workerTunes = new Set<WorkerTune>();
   /** The options a tune worker's engine is made with (tune({ worker })), so its calls cost what this engine's do. */
   readonly #workerEngineOptions: EngineOptions;
   /** warmUp() without KHR_parallel_shader_compile: the pause (ms) before asking a link's status, learnt. */
@@ -117,6 +119,7 @@ export class Engine {
   readonly #canvas: EventTarget | undefined;
   readonly #onContextLost = () => {
     this.#contextLost = true;
+    for (const tune of this.#workerTunes) tune.cancel(contextLostError('tune()'));
   };
 
   /** @internal Use createEngine(gl, options). */
@@ -1096,19 +1099,26 @@ export class Engine {
     }
     // Asked once per tune, not on a call's path: which GPU the app's context is on, for the worker's.
     const powerPreference = this.#gpu.gl.getContextAttributes()?.powerPreference;
-    const measured = await tuneInWorker(worker, options, this.#workerEngineOptions, powerPreference, onProgress);
+    const tune = tuneInWorker(worker, options, this.#workerEngineOptions, powerPreference, onProgress);
+    this.#workerTunes.add(tune);
+    let measured: TuningProfile;
+    try {
+      measured = await tune.profile;
+    } finally {
+      this.#workerTunes.delete(tune);
+    }
     // The profile's arrival (its message read) and taking it are two tasks: in Chromium the one
     // task holding both took 2.0 ms of the page's thread, the tune's only work there.
     await new Promise((resolve) => setTimeout(resolve, 0));
     this.#assertAlive('tune()');
-    if (typeof measured !== 'object' || measured === null || measured.renderer !== this.caps.renderer) {
-      throw new Error(`${what}: the worker's context reports the renderer '${typeof measured === 'object' && measured !== null ? measured.renderer : describe(measured)}', this engine's '${this.caps.renderer}': its timings are not this context's; tune without a worker`);
+    // The message's copy is this engine's own already: checked and kept as it is (useProfile copies),
+    // what tells a worker's profile apart said first.
+    const from = measured as Partial<TuningProfile> | null;
+    if (typeof from === 'object' && from !== null && from.format === 'glcompact-profile') {
+      if (from.version !== ENGINE_VERSION) throw new Error(`${what}: the worker runs glcompact ${from.version}, this page ${ENGINE_VERSION}: build the worker's script with the same glcompact`);
+      if (from.renderer !== this.caps.renderer) throw new Error(`${what}: the worker's context reports the renderer '${from.renderer}', this engine's '${this.caps.renderer}': its timings are not this context's; tune without a worker`);
     }
-    if (measured.version !== ENGINE_VERSION) {
-      throw new Error(`${what}: the worker runs glcompact ${measured.version}, this page ${ENGINE_VERSION}: build the worker's script with the same glcompact`);
-    }
-    // The message's copy is this engine's own already: checked and kept as it is (useProfile copies).
-    this.#takeProfile(parseProfile(measured, this.caps.renderer));
+    this.#takeProfile(parseProfile(measured, this.caps.renderer, what));
     return structuredClone(this.#profile!);
   }
 
@@ -1194,6 +1204,8 @@ export class Engine {
   /** Frees every GL object the engine made (streams included). Idempotent; safe after context loss. */
   dispose(): void {
     if (this.#disposed) return;
+    // A tune in a worker settles now (rejected), and the worker is asked to stop.
+    for (const tune of this.#workerTunes) tune.cancel(disposedError('tune()'));
     for (const stream of [...this.#streams]) disposeStream(stream, 'engine.dispose()');
     this.#gpu.dispose();
     this.#canvas?.removeEventListener('webglcontextlost', this.#onContextLost);
@@ -1249,10 +1261,10 @@ export class Engine {
   }
 
   #assertAlive(what: string): void {
-    if (this.#disposed) throw new Error(`engine.${what}: this engine was disposed; create a new one with createEngine(gl)`);
+    if (this.#disposed) throw disposedError(what);
     if (this.#contextLost || this.#gpu.gl.isContextLost()) {
       this.#contextLost = true;
-      throw new Error(`engine.${what}: the WebGL context was lost; its textures are gone. Create a new engine once the context is restored (webglcontextrestored)`);
+      throw contextLostError(what);
     }
   }
 
@@ -1306,6 +1318,9 @@ export function createEngine(gl: WebGL2RenderingContext, options?: EngineOptions
   }
   return new Engine(gl, parseEngineOptions(options));
 }
+
+const disposedError = (what: string) => new Error(`engine.${what}: this engine was disposed; create a new one with createEngine(gl)`);
+const contextLostError = (what: string) => new Error(`engine.${what}: the WebGL context was lost; its textures are gone. Create a new engine once the context is restored (webglcontextrestored)`);
 
 /** @internal The engine's GPU handle, for tests and benchmarks (src/internal.ts). */
 export function gpuOf(engine: Engine): Gpu {

@@ -41,6 +41,11 @@ export type TuneReply =
   | { glcompact: 'tune-progress'; id: number; progress: TuneProgress }
   | { glcompact: 'tune-done'; id: number; profile: TuningProfile }
   | { glcompact: 'tune-failed'; id: number; message: string };
+/** From the page: stop that tune (its engine was disposed, or its onProgress threw). */
+export interface TuneCancel {
+  glcompact: 'tune-cancel';
+  id: number;
+}
 
 /**
  * How long engine.tune({ worker }) waits for the worker to take the request (`tune-started`): a
@@ -51,21 +56,38 @@ export const TUNE_WORKER = { answerMs: 30_000 };
 
 let nextId = 1;
 
+/** A tune running in a worker: its profile, and a way to give up on it. */
+export interface WorkerTune {
+  profile: Promise<TuningProfile>;
+  /** Rejects `profile` with `error` now, takes the listeners off the worker and asks it to stop. */
+  cancel(error: Error): void;
+}
+
 /**
- * Page side of engine.tune({ worker }): posts the request and resolves with the worker's profile.
- * @throws (rejects) where the worker fails to load, does not answer within TUNE_WORKER.answerMs, or
- *   its tune fails (the worker's own message, e.g. no WebGL2 context for an OffscreenCanvas there).
+ * Page side of engine.tune({ worker }): posts the request; `profile` resolves with the worker's.
+ * `profile` rejects where the worker fails to load, does not answer within TUNE_WORKER.answerMs, its
+ * tune fails (the worker's own message, e.g. no WebGL2 context for an OffscreenCanvas there),
+ * onProgress throws, or `cancel` is called; the last two also ask the worker to stop.
  */
-export function tuneInWorker(worker: TuneWorker, options: TuneRequest['options'], engineOptions: EngineOptions, powerPreference: WebGLPowerPreference | undefined, onProgress?: (progress: TuneProgress) => void): Promise<TuningProfile> {
+export function tuneInWorker(worker: TuneWorker, options: TuneRequest['options'], engineOptions: EngineOptions, powerPreference: WebGLPowerPreference | undefined, onProgress?: (progress: TuneProgress) => void): WorkerTune {
   const what = 'engine.tune({ worker })';
   const id = nextId++;
-  return new Promise<TuningProfile>((resolve, reject) => {
+  let cancel!: (error: Error) => void;
+  const profile = new Promise<TuningProfile>((resolve, reject) => {
+    let settled = false;
     const done = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(unanswered);
       worker.removeEventListener('message', onMessage);
       worker.removeEventListener('error', onError);
       worker.removeEventListener('messageerror', onError);
       settle();
+    };
+    cancel = (error) => {
+      if (settled) return;
+      done(() => reject(error));
+      worker.postMessage({ glcompact: 'tune-cancel', id } satisfies TuneCancel);
     };
     const onMessage = (event: Event) => {
       const reply = (event as MessageEvent).data as TuneReply | undefined;
@@ -75,10 +97,9 @@ export function tuneInWorker(worker: TuneWorker, options: TuneRequest['options']
         try {
           onProgress?.(reply.progress);
         } catch (error) {
-          done(() => reject(error)); // as a tune on the page would: the callback's error ends the tune here
+          cancel(error as Error); // as a tune on the page would: the callback's error ends the tune
         }
-      }
-      else if (reply.glcompact === 'tune-done') done(() => resolve(reply.profile));
+      } else if (reply.glcompact === 'tune-done') done(() => resolve(reply.profile));
       else if (reply.glcompact === 'tune-failed') done(() => reject(new Error(`${what}: the worker's tune failed: ${reply.message}`)));
     };
     const onError = (event: Event) => {
@@ -94,5 +115,5 @@ export function tuneInWorker(worker: TuneWorker, options: TuneRequest['options']
     const request: TuneRequest = { glcompact: 'tune', id, options: { sizes: [...options.sizes], densities: [...options.densities], repeats: options.repeats }, engineOptions: { ...engineOptions }, progress: onProgress !== undefined, powerPreference };
     worker.postMessage(request);
   });
+  return { profile, cancel };
 }
-

@@ -1,7 +1,7 @@
 // serveTuning(): the worker's side of engine.tune({ worker }); src/tune-in-worker.ts says why and
 // holds the page's side and the messages.
-import { createEngine } from './engine.js';
-import type { TuneReply, TuneRequest } from './tune-in-worker.js';
+import { createEngine, type Engine } from './engine.js';
+import type { TuneCancel, TuneReply, TuneRequest } from './tune-in-worker.js';
 import type { TuneProgress, TuningProfile } from './tuning.js';
 
 /** The part of a worker's global scope serveTuning() uses (DedicatedWorkerGlobalScope is not in the DOM typings). */
@@ -15,7 +15,8 @@ export interface TuningScope {
 /**
  * Call it in a Web Worker's script to let `engine.tune({ worker })` run there: each request makes a
  * WebGL2 context on an OffscreenCanvas, tunes an engine on it, answers with the profile, and frees
- * both (the engine disposed, the context lost on purpose). Requests run one after another.
+ * both (the engine disposed, the context lost on purpose). Requests run one after another; one the
+ * page cancels (its engine disposed, its onProgress threw) stops at its next task.
  * @param scope The worker's global scope (default: `globalThis`).
  * @example
  * ```ts
@@ -30,33 +31,55 @@ export interface TuningScope {
  * ```
  */
 export function serveTuning(scope: TuningScope = globalThis as unknown as TuningScope): void {
+  // Twice on one scope would answer every request twice.
+  if (served.has(scope)) return;
+  served.add(scope);
   let queue = Promise.resolve();
+  /** The engine of the request being tuned, to dispose on the page's cancel; requests cancelled before their turn. */
+  const running = new Map<number, Engine>();
+  const cancelled = new Set<number>();
   scope.addEventListener('message', (event) => {
-    const request = event.data as TuneRequest | undefined;
-    if (typeof request !== 'object' || request === null || request.glcompact !== 'tune') return; // not ours
+    const message = event.data as TuneRequest | TuneCancel | undefined;
+    if (typeof message !== 'object' || message === null) return;
+    if (message.glcompact === 'tune-cancel') {
+      // The page gave up (its engine disposed, its onProgress threw): the tune stops at its next task.
+      const engine = running.get(message.id);
+      if (engine) engine.dispose();
+      else cancelled.add(message.id);
+      return;
+    }
+    if (message.glcompact !== 'tune') return; // not ours
+    const request = message;
     scope.postMessage({ glcompact: 'tune-started', id: request.id } satisfies TuneReply);
     queue = queue.then(async () => {
       try {
+        if (cancelled.delete(request.id)) throw new Error('cancelled by the page before it started');
         const onProgress = request.progress ? (progress: TuneProgress) => scope.postMessage({ glcompact: 'tune-progress', id: request.id, progress } satisfies TuneReply) : undefined;
-        const profile = await tuneHere(request, onProgress);
+        const profile = await tuneHere(request, onProgress, (engine) => running.set(request.id, engine));
         scope.postMessage({ glcompact: 'tune-done', id: request.id, profile } satisfies TuneReply);
       } catch (error) {
         scope.postMessage({ glcompact: 'tune-failed', id: request.id, message: error instanceof Error ? error.message : String(error) } satisfies TuneReply);
+      } finally {
+        running.delete(request.id);
       }
     });
   });
 }
 
-async function tuneHere(request: TuneRequest, onProgress: ((progress: TuneProgress) => void) | undefined): Promise<TuningProfile> {
+const served = new WeakSet<object>();
+
+async function tuneHere(request: TuneRequest, onProgress: ((progress: TuneProgress) => void) | undefined, made: (engine: Engine) => void): Promise<TuningProfile> {
   if (typeof OffscreenCanvas === 'undefined') throw new Error('this worker has no OffscreenCanvas; tune on the page instead (engine.tune() without a worker)');
   // The passes draw into the engine's own textures: the canvas's own buffers are never drawn to.
   const gl = new OffscreenCanvas(1, 1).getContext('webgl2', { antialias: false, depth: false, stencil: false, powerPreference: request.powerPreference });
   if (!gl) throw new Error('this browser gives a worker\'s OffscreenCanvas no WebGL2 context (WebKitGTK 2.50 does not); tune on the page instead (engine.tune() without a worker)');
-  const engine = createEngine(gl, request.engineOptions);
+  let engine: Engine | undefined;
   try {
+    engine = createEngine(gl, request.engineOptions);
+    made(engine);
     return await engine.tune({ ...request.options, onProgress });
   } finally {
-    engine.dispose();
-    gl.getExtension('WEBGL_lose_context')?.loseContext(); // the context now, not whenever the collector runs
+    engine?.dispose();
+    gl.getExtension('WEBGL_lose_context')?.loseContext(); // the context now, not whenever the collector runs (also where createEngine threw)
   }
 }

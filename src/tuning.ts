@@ -280,8 +280,7 @@ export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choi
 }
 
 /** Checks a profile given to engine.useProfile(); returns it typed, or throws saying what is wrong. */
-export function parseProfile(profile: unknown, renderer: string): TuningProfile {
-  const what = 'engine.useProfile(profile)';
+export function parseProfile(profile: unknown, renderer: string, what = 'engine.useProfile(profile)'): TuningProfile {
   const p = profile as Partial<TuningProfile> | null;
   if (typeof p !== 'object' || p === null || p.format !== 'glcompact-profile') {
     throw new Error(`${what}: profile must be what engine.tune() returns (or engine.profile gives), format 'glcompact-profile'; got ${typeof p === 'object' && p !== null ? `an object with format ${JSON.stringify(p.format)}` : typeof p}`);

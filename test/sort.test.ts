@@ -174,21 +174,26 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // directory): SwiftShader compiles each row's shaders anew, 5-25 s a row, which was a fifth of CI's
 // time. The other rows are knobs for bench/sort-probe.ts; node, firefox and webkit run them all.
 const defaultsOnly = envFlag('GLCOMPACT_SORT_KNOBS_DEFAULTS');
-/** digitBits, writes, queue, groupLog2, directoryShift (0: none); the first and the sixth are the shipped defaults. */
+/**
+ * digitBits, writes, queue, groupLog2, directoryShift (0: none); the first is the shipped default below
+ * SORT_SELECT.directoryFrom (no select directory), the sixth the shipped default above it.
+ */
 const SELECT_ROWS = [
   [4, 'pairs', 3, 2, 0],
   [4, 'positions', 7, 0, 0],
   [2, 'pairs', 3, 3, 0],
   [4, 'pairs', 7, 3, 0],
   [2, 'positions', 3, 2, 0],
-  [4, 'pairs', 3, 2, 5],
-  [2, 'positions', 7, 2, 6],
+  [4, 'pairs', 3, 2, 6],
+  [2, 'positions', 7, 2, 5],
 ] as const;
 /** The knobs as shipped, read before any test changes them. */
-const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, queue: SORT_SELECT.queue, groupLog2: SORT_COUNTS.groupLog2 };
+const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, queue: SORT_SELECT.queue, groupLog2: SORT_COUNTS.groupLog2, directoryShift: SORT_SELECT.directoryShift };
+/** A row of the shipped defaults: without the select directory (small streams) or with the shipped one. */
+const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift]: readonly [number, string, number, number, number]) =>
+  digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2 && (directoryShift === 0 || directoryShift === SHIPPED.directoryShift);
 it('the select rows hold the shipped defaults without and with a directory (what GLCOMPACT_SORT_KNOBS_DEFAULTS=1 keeps)', () => {
-  const shipped = SELECT_ROWS.filter(([digitBits, writes, queue, groupLog2]) => digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2);
-  expect(shipped.map((row) => row[4] > 0)).toEqual([false, true]);
+  expect(SELECT_ROWS.filter(isShipped).map((row) => row[4])).toEqual([0, SHIPPED.directoryShift]);
 });
 describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', (drawBuffers) => {
   const defaults = { radix: { ...SORT_RADIX }, select: { ...SORT_SELECT }, counts: { ...SORT_COUNTS } };
@@ -241,8 +246,7 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
 
   it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none); uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift], context) => {
     // Skipped before the engine's attachments are limited, so a skip leaves them as they were.
-    const shipped = digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2;
-    context.skip(defaultsOnly && !shipped, 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
+    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
     context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);

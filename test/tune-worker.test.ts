@@ -37,8 +37,8 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('engine.tune({ worker }) in a Web Worker', () => {
   it('tunes on the worker\'s own context: the profile taken here, nothing made on this context, auto exact (WebKitGTK: rejected, no WebGL2 in workers)', async (context) => {
     context.skip(typeof Worker === 'undefined', 'Node has no Web Worker with an OffscreenCanvas (headless-gl): engine.tune() runs on the page there');
-    const worker = new Worker(new URL('./support/tune-worker.ts', import.meta.url), { type: 'module' });
     const { gl } = await testContext();
+    const worker = new Worker(new URL('./support/tune-worker.ts', import.meta.url), { type: 'module' });
     const engine = createEngine(gl);
     try {
       const counter = countGlObjects(gl);
@@ -84,6 +84,39 @@ describe('engine.tune({ worker }) in a Web Worker', () => {
   });
 });
 
+describe('engine.tune({ worker }): cancelled by the page', () => {
+  it('an engine disposed while its worker tunes: tune() rejects at once, and the worker stops (its engine disposed mid-tune)', async (context) => {
+    context.skip(typeof Worker === 'undefined', 'Node has no Web Worker with an OffscreenCanvas (headless-gl)');
+    context.skip(testPlatform() === 'webkit', 'WebKitGTK 2.50 gives workers no WebGL2 context (the test above shows the rejection)');
+    const { gl } = await testContext();
+    const worker = new Worker(new URL('./support/tune-worker.ts', import.meta.url), { type: 'module' });
+    const engine = createEngine(gl);
+    try {
+      const answers: Array<{ glcompact: string; message?: string }> = [];
+      worker.addEventListener('message', (event) => answers.push(event.data));
+      let disposedAt = 0;
+      // Four sizes up to 2^18 with three densities: seconds of work, which the dispose cuts short.
+      const tuning = engine.tune({ sizes: [2 ** 10, 2 ** 14, 2 ** 16, 2 ** 18], worker, onProgress: (p) => {
+        if (p.done === 1) {
+          engine.dispose();
+          disposedAt = performance.now();
+        }
+      } });
+      await expect(tuning).rejects.toThrow(/^engine\.tune\(\): this engine was disposed/);
+      expect(performance.now() - disposedAt, 'rejected as the engine was disposed, not when the worker answered').toBeLessThan(1000);
+      // The worker's own engine is disposed at its next task: its answer is a failure saying so.
+      await expect.poll(() => answers.find((a) => a.glcompact === 'tune-failed' || a.glcompact === 'tune-done'), { timeout: 60_000 }).toBeDefined();
+      const last = answers.find((a) => a.glcompact === 'tune-failed' || a.glcompact === 'tune-done')!;
+      expect(last.glcompact).toBe('tune-failed');
+      expect(last.message).toMatch(/this engine was disposed/);
+      expect(answers.filter((a) => a.glcompact === 'tune-progress').length, 'progress after the cancel').toBeLessThan(4 * 4);
+    } finally {
+      engine.dispose();
+      worker.terminate();
+    }
+  });
+});
+
 describe('engine.tune({ worker }): the page\'s side', () => {
   const answerMs = TUNE_WORKER.answerMs;
   afterEach(() => {
@@ -102,6 +135,8 @@ describe('engine.tune({ worker }): the page\'s side', () => {
       expect(worker.requests).toHaveLength(1);
       const [request] = worker.requests;
       expect(request).toMatchObject({ glcompact: 'tune', options: { sizes: [1024], densities: [0.1, 0.5, 0.9], repeats: 3 }, engineOptions: { texturePoolBytes: 2 ** 20, preserveState: false, maxTextureSize: 2048 } });
+      // The worker's context on the app's GPU where a machine has two.
+      expect((request as unknown as { powerPreference: unknown }).powerPreference).toBe(gl.getContextAttributes()?.powerPreference);
       worker.reply({ glcompact: 'tune-started', id: request!.id });
       // Progress asked for only where the page gave onProgress (this tune did not): nothing to call.
       expect(request).toMatchObject({ progress: false });
@@ -120,6 +155,9 @@ describe('engine.tune({ worker }): the page\'s side', () => {
   it('rejects, taking no profile: another renderer, the worker\'s failure, its error event, no answer, a disposed engine, bad input', async () => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
+    // A profile in use before: a failed tune leaves it as it was.
+    const before = profileOf(engine.caps.renderer);
+    engine.useProfile(before);
     try {
       const ask = async (answer: (worker: StandInWorker, id: number) => void) => {
         const worker = new StandInWorker();
@@ -152,7 +190,7 @@ describe('engine.tune({ worker }): the page\'s side', () => {
       await new Promise((resolve) => setTimeout(resolve, 60));
       slow.reply({ glcompact: 'tune-failed', id: slow.requests[0]!.id, message: 'late' });
       await expect(slowTuning).rejects.toThrow(/tune failed: late/);
-      expect(engine.profile).toBeUndefined();
+      expect(engine.profile, 'the profile in use before the failed tunes').toEqual(before);
       // Progress relayed to onProgress; a callback that throws ends the tune with its error.
       const told: unknown[] = [];
       const relaying = new StandInWorker();
@@ -165,6 +203,7 @@ describe('engine.tune({ worker }): the page\'s side', () => {
       relaying.reply({ glcompact: 'tune-progress', id: relaying.requests[0]!.id, progress: { done: 1, total: 4, size: 1024, density: 0.1 } });
       relaying.reply({ glcompact: 'tune-progress', id: relaying.requests[0]!.id, progress: { done: 2, total: 4, size: 1024, density: 0.5 } });
       await expect(relayed).rejects.toThrow(/^progress bar broke$/);
+      expect(relaying.requests[1], 'the worker asked to stop').toEqual({ glcompact: 'tune-cancel', id: relaying.requests[0]!.id });
       expect(told).toEqual([{ done: 1, total: 4, size: 1024, density: 0.1 }, { done: 2, total: 4, size: 1024, density: 0.5 }]);
       expect(relaying.listeners).toBe(0);
       // Bad input, before anything is posted.
@@ -173,13 +212,19 @@ describe('engine.tune({ worker }): the page\'s side', () => {
       await expect(engine.tune({ sizes: [0], worker: idle })).rejects.toThrow(/sizes must be a non-empty array/);
       await expect(engine.tune({ size: [1024] } as never)).rejects.toThrow(/engine\.tune\(options\): unknown option\(s\) size; allowed: sizes, densities, repeats, worker/);
       expect(idle.requests).toHaveLength(0);
-      // The engine disposed while the worker tunes: the answer is not taken.
+      // Not a profile: said as the worker's tune's.
+      expect(await ask((w, id) => w.reply({ glcompact: 'tune-done', id, profile: { format: 'something else' } })))
+        .toMatch(/^engine\.tune\(\{ worker \}\): profile must be what engine\.tune\(\) returns/);
+      // The engine disposed while the worker tunes (it never answers): tune() rejects at once, the
+      // listeners come off and the worker is asked to stop.
       const late = new StandInWorker();
       const lateTuning = engine.tune({ sizes: [1024], worker: late });
       await flush();
+      late.reply({ glcompact: 'tune-started', id: late.requests[0]!.id });
       engine.dispose();
-      late.reply({ glcompact: 'tune-done', id: late.requests[0]!.id, profile: profileOf(engine.caps.renderer) });
       await expect(lateTuning).rejects.toThrow(/engine\.tune\(\): this engine was disposed/);
+      expect(late.listeners).toBe(0);
+      expect(late.requests[1]).toEqual({ glcompact: 'tune-cancel', id: late.requests[0]!.id });
     } finally {
       engine.dispose();
     }

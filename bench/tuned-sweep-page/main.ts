@@ -62,9 +62,9 @@ interface SweepState {
   config: { sizes: number[]; densities: number[]; tuneSizes: number[]; rounds: number; batch: number | null; seed: number; tuneIn: 'page' | 'worker' };
   tune?: {
     wallMs: number;
-    /** Longest gap between two ticks of a 1 ms setInterval during tune() (the timer's own clamp included: see idleLongestGapMs). */
+    /** Longest gap between two ticks during tune(): of a 1 ms setInterval (its clamp included: see idleLongestGapMs), or with ?ticks=message of a message posted to itself. */
     longestGapMs: number;
-    /** The same monitor over 500 ms of idle page (1 s after it started) before tune(): the floor of that figure. */
+    /** The same monitor over ?idleBaselineMs (500) of idle page before tune(), 1 s after it started (3.5 s with ?tuneIn=worker): the floor of that figure. */
     idleLongestGapMs: number;
     /** Gaps over 4, 8 and 16 ms during the idle baseline and during tune(). */
     idleGapsOver: Record<4 | 8 | 16, number>;
@@ -103,6 +103,7 @@ const seed = Number(params.get('seed') ?? 20);
 const messageTicks = params.get('ticks') === 'message';
 /** ?idleBaselineMs=N: how long the idle baseline of the monitor runs before the tune (default 500 ms). */
 const idleBaselineMs = Number(params.get('idleBaselineMs') ?? 500);
+if (!(Number.isInteger(idleBaselineMs) && idleBaselineMs > 0)) throw new Error(`?idleBaselineMs must be a positive integer; got ${params.get('idleBaselineMs')}`);
 const tuneIn = params.get('tuneIn') ?? 'page';
 if (tuneIn !== 'page' && tuneIn !== 'worker') throw new Error(`?tuneIn must be page or worker; got ${tuneIn}`);
 const worker = tuneIn === 'worker' ? new Worker(new URL('./tune.worker.ts', import.meta.url), { type: 'module' }) : undefined;
