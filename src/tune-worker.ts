@@ -17,7 +17,8 @@ export interface TuningScope {
  * WebGL2 context on an OffscreenCanvas, tunes an engine on it, answers with the profile, and frees
  * both (the engine disposed, the context lost on purpose). Requests run one after another; one the
  * page cancels (its engine disposed, its onProgress threw) stops at its next task.
- * @param scope The worker's global scope (default: `globalThis`).
+ * @param scope The worker's global scope (default: `globalThis`, which must be a worker's).
+ * @throws Error where called outside a worker without a scope, or given something that is not one.
  * @example
  * ```ts
  * // tune.worker.js
@@ -30,35 +31,46 @@ export interface TuningScope {
  * worker.terminate();
  * ```
  */
-export function serveTuning(scope: TuningScope = globalThis as unknown as TuningScope): void {
+export function serveTuning(scope?: TuningScope): void {
+  // On a page (no WorkerGlobalScope) it would answer the window's own messages: a misplaced call.
+  if (scope === undefined && typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === 'undefined') {
+    throw new Error('serveTuning(): call it in a Web Worker\'s script (this is not a worker); the page passes that worker to engine.tune({ worker })');
+  }
+  const here = scope === undefined ? (globalThis as unknown as TuningScope) : scope;
+  if (typeof here !== 'object' || here === null || typeof here.postMessage !== 'function' || typeof here.addEventListener !== 'function') {
+    throw new Error(`serveTuning(scope): scope must be a worker's global scope (postMessage and addEventListener); got ${here === null ? 'null' : typeof here}`);
+  }
   // Twice on one scope would answer every request twice.
-  if (served.has(scope)) return;
-  served.add(scope);
+  if (served.has(here)) return;
+  served.add(here);
   let queue = Promise.resolve();
-  /** The engine of the request being tuned, to dispose on the page's cancel; requests cancelled before their turn. */
-  const running = new Map<number, Engine>();
+  /** Requests waiting for their turn, those of them the page cancelled, and the engine of the one being tuned (disposed on a cancel). */
+  const queued = new Set<number>();
   const cancelled = new Set<number>();
-  scope.addEventListener('message', (event) => {
+  const running = new Map<number, Engine>();
+  here.addEventListener('message', (event) => {
     const message = event.data as TuneRequest | TuneCancel | undefined;
     if (typeof message !== 'object' || message === null) return;
     if (message.glcompact === 'tune-cancel') {
       // The page gave up (its engine disposed, its onProgress threw): the tune stops at its next task.
       const engine = running.get(message.id);
       if (engine) engine.dispose();
-      else cancelled.add(message.id);
+      else if (queued.has(message.id)) cancelled.add(message.id); // a cancel after the answer is dropped
       return;
     }
     if (message.glcompact !== 'tune') return; // not ours
     const request = message;
-    scope.postMessage({ glcompact: 'tune-started', id: request.id } satisfies TuneReply);
+    queued.add(request.id);
+    here.postMessage({ glcompact: 'tune-started', id: request.id } satisfies TuneReply);
     queue = queue.then(async () => {
+      queued.delete(request.id);
       try {
         if (cancelled.delete(request.id)) throw new Error('cancelled by the page before it started');
-        const onProgress = request.progress ? (progress: TuneProgress) => scope.postMessage({ glcompact: 'tune-progress', id: request.id, progress } satisfies TuneReply) : undefined;
+        const onProgress = request.progress ? (progress: TuneProgress) => here.postMessage({ glcompact: 'tune-progress', id: request.id, progress } satisfies TuneReply) : undefined;
         const profile = await tuneHere(request, onProgress, (engine) => running.set(request.id, engine));
-        scope.postMessage({ glcompact: 'tune-done', id: request.id, profile } satisfies TuneReply);
+        here.postMessage({ glcompact: 'tune-done', id: request.id, profile } satisfies TuneReply);
       } catch (error) {
-        scope.postMessage({ glcompact: 'tune-failed', id: request.id, message: error instanceof Error ? error.message : String(error) } satisfies TuneReply);
+        here.postMessage({ glcompact: 'tune-failed', id: request.id, message: error instanceof Error ? error.message : String(error) } satisfies TuneReply);
       } finally {
         running.delete(request.id);
       }

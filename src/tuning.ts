@@ -125,7 +125,7 @@ export interface TuneOptions {
   repeats?: number | undefined;
   /**
    * A Web Worker whose script calls `serveTuning()`: the samples run there, on a WebGL2 context of an
-   * OffscreenCanvas of its own, and none of the tune's work is the page's thread's (Chromium, Firefox;
+   * OffscreenCanvas of its own, and the page's thread only posts the request and takes the profile (Chromium, Firefox;
    * WebKitGTK 2.50 gives workers no WebGL2 context, and the tune rejects). The profile is taken only if
    * the worker's context reports this engine's renderer. The worker is the app's to terminate.
    */

@@ -230,6 +230,12 @@ describe('engine.tune({ worker }): the page\'s side', () => {
     }
   });
 
+  it('serveTuning refuses to serve outside a worker, or on something that is not a worker\'s scope', () => {
+    expect(() => serveTuning()).toThrow(/^serveTuning\(\): call it in a Web Worker's script \(this is not a worker\)/);
+    expect(() => serveTuning({} as never)).toThrow(/^serveTuning\(scope\): scope must be a worker's global scope \(postMessage and addEventListener\); got object/);
+    expect(() => serveTuning(null as never)).toThrow(/got null/);
+  });
+
   it('serveTuning answers a request it cannot serve with the reason (here: no OffscreenCanvas, or one)', async (context) => {
     context.skip(typeof OffscreenCanvas !== 'undefined', 'this page has an OffscreenCanvas: the real worker test above covers the served tune');
     const channel = new MessageChannel();
