@@ -1018,6 +1018,8 @@ export class Engine {
               profile.timings[point]![path] = s.median();
             }
           }
+          // For the record (profile.sampling.secondOpinions): the paths asked again in this round.
+          ((profile.sampling!.secondOpinions ??= {})[key] ??= []).push(contested.filter((path) => !confirmed.has(path)));
           for (const path of contested) confirmed.add(path);
           keep = fastest(keepPaths);
           any = fastest(anyPaths);
@@ -1040,11 +1042,13 @@ export class Engine {
         await settleScan();
         // The second opinion as for the compactions; only the default and the choice are lowered, so
         // no third scan can become the choice after it.
-        for (const algorithm of secondOpinion(defaultScanHere, [scan])) {
+        const scanContested = secondOpinion(defaultScanHere, [scan]);
+        for (const algorithm of scanContested) {
           const s = samplersAt.get(scanPoint)!.get(algorithm)!;
           await s.confirm();
           profile.timings[scanPoint]![algorithm] = s.median();
         }
+        if (scanContested.length > 0) (profile.sampling!.secondOpinions ??= {})[scanPoint] = [scanContested];
         scan = chooseScan();
         await settleScan();
         profile.scan[key] = scan.choice;

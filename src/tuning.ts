@@ -85,6 +85,12 @@ export interface TuneSampling {
   blockingCalls?: boolean;
   /** Per point (size class / density, or size class / scan) and path: how its samples were sized. */
   batches: Record<string, Record<string, TuneBatch>>;
+  /**
+   * Per size class (compactions) or size class / scan: the paths sampled a second time
+   * (`secondOpinion`), round by round. A round's lowered times can make another path the choice, which
+   * is then asked in the next round; a path asked in an earlier round can lose the class in a later one.
+   */
+  secondOpinions?: Record<string, string[][]>;
 }
 
 /** How the samples of one point and path were sized (`TuneSampling.batches`). */
