@@ -21,7 +21,7 @@ import { TRACE_CATEGORIES, tuneTasks } from './lib/chrome-trace.mjs';
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
          [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
          [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps] [--pin] [--chrome-trace]
-         [--tune-in page|worker] [--ticks message] [--idle-baseline-ms N]
+         [--tune-in page|worker] [--ticks message] [--idle-baseline-ms N] [--no-timer-query]
 Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
 --batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run);
 --trace-gaps: time every WebGL method during tune() and keep the longest stretches with where they went (slows the tune).
@@ -31,6 +31,7 @@ bench/lib/pin-cores.mjs says why), so its stretches hold no time spent waiting f
 (the longest stretch is then the page's thread's while the worker tunes); the file name gets -worker-tune.
 --ticks message: the page's stretch monitor ticks at every task boundary (a message to itself) instead of a 1 ms timer.
 --idle-baseline-ms N: the monitor's idle baseline before the tune runs N ms (default 500); gaps over 4/8/16 ms are counted in both.
+--no-timer-query: the page's context hides EXT_disjoint_timer_query_webgl2, so tune() times by fence (the file name gets -no-timer-query).
 --chrome-trace (chromium): Chromium's own trace of the tune: each long task of the page's main thread with its
 CPU time and what ran inside (bench/lib/chrome-trace.mjs).`;
 
@@ -39,7 +40,7 @@ const { values } = parseArgs({ options: {
   out: { type: 'string' }, sizes: { type: 'string' }, densities: { type: 'string' },
   'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' }, 'trace-gaps': { type: 'boolean', default: false },
   pin: { type: 'boolean', default: false }, 'chrome-trace': { type: 'boolean', default: false }, 'tune-in': { type: 'string', default: 'page' },
-  ticks: { type: 'string' }, 'idle-baseline-ms': { type: 'string' },
+  ticks: { type: 'string' }, 'idle-baseline-ms': { type: 'string' }, 'no-timer-query': { type: 'boolean', default: false },
 } });
 if (values.ticks !== undefined && values.ticks !== 'message') {
   console.error(`--ticks must be message (the default is a 1 ms timer); got '${values.ticks}'`);
@@ -51,6 +52,10 @@ if (values['idle-baseline-ms'] !== undefined && !(Number.isInteger(Number(values
 }
 if (values['trace-gaps'] && values['tune-in'] === 'worker') {
   console.error('--trace-gaps times the page\'s context, which a tune in a worker does not use: use --chrome-trace (chromium) or --ticks message');
+  process.exit(2);
+}
+if (values['no-timer-query'] && values['tune-in'] === 'worker') {
+  console.error('--no-timer-query hides the extension on the page\'s context; a tune in a worker has its own');
   process.exit(2);
 }
 if (!['page', 'worker'].includes(values['tune-in'])) {
@@ -75,6 +80,7 @@ const query = new URLSearchParams({
   ...(values['tune-in'] === 'worker' ? { tuneIn: 'worker' } : {}),
   ...(values.ticks ? { ticks: values.ticks } : {}),
   ...(values['idle-baseline-ms'] ? { idleBaselineMs: values['idle-baseline-ms'] } : {}),
+  ...(values['no-timer-query'] ? { timerQuery: 'off' } : {}),
 });
 
 // What the page runs: src/ and glsl/ of this working tree (the commit, and files changed since, as the build starts).
@@ -164,7 +170,7 @@ const document = {
   ...(results.scans ? { scanRows: results.scans.rows, worstScan: { ...results.scans.worst, within115: results.scans.within115, sizes: results.scans.rows.length } } : {}),
 };
 await mkdir(out, { recursive: true });
-const file = join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values['tune-in'] === 'worker' ? '-worker-tune' : ''}${values.tag ? `-${values.tag}` : ''}.json`);
+const file = join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values['tune-in'] === 'worker' ? '-worker-tune' : ''}${values['no-timer-query'] ? '-no-timer-query' : ''}${values.tag ? `-${values.tag}` : ''}.json`);
 await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
 
 console.log(`${values.browser} ${browser.version}; renderer: ${renderer}${results.renderer.masked !== renderer ? ` (masked: ${results.renderer.masked})` : ''}`);

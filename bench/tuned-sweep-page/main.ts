@@ -13,6 +13,7 @@
 //      ?traceGaps=1 (time every WebGL method during tune(): the longest stretches, and where they went),
 //      ?ticks=message (the stretch monitor ticks at every task boundary, not by a clamped 1 ms timer),
 //      ?idleBaselineMs=N (the idle baseline's length, default 500: as long as the tune for a fair floor),
+//      ?timerQuery=off (the context hides EXT_disjoint_timer_query_webgl2: the tune times by fence),
 //      ?tuneIn=worker (engine.tune({ worker }): the samples in a Web Worker of this page, ./tune.worker.ts,
 //      on its own OffscreenCanvas context; the page only takes the profile. The worker starts with the
 //      page, 2.5 s before the idle baseline, so bench/tuned-sweep-browser.mjs --pin, polling every 2 s,
@@ -59,7 +60,7 @@ interface SweepState {
   renderer: { caps: string; masked: string; unmasked: string | null; vendor: string | null };
   timerQuery?: boolean;
   parallelShaderCompile?: boolean;
-  config: { sizes: number[]; densities: number[]; tuneSizes: number[]; rounds: number; batch: number | null; seed: number; tuneIn: 'page' | 'worker' };
+  config: { sizes: number[]; densities: number[]; tuneSizes: number[]; rounds: number; batch: number | null; seed: number; tuneIn: 'page' | 'worker'; timerQueryOff: boolean };
   tune?: {
     wallMs: number;
     /** Longest gap between two ticks during tune(): of a 1 ms setInterval (its clamp included: see idleLongestGapMs), or with ?ticks=message of a message posted to itself. */
@@ -113,6 +114,16 @@ const progressBar = document.getElementById('progress') as HTMLProgressElement;
 const log = document.getElementById('log')!;
 const canvas = document.getElementById('canvas') as HTMLCanvasElement;
 const gl = canvas.getContext('webgl2');
+/**
+ * ?timerQuery=off: the context offers no EXT_disjoint_timer_query_webgl2, so the tune times its samples
+ * by fence (submit to done, the wall time the sweep measures) instead of the timer query's GPU time.
+ */
+const timerQueryOff = params.get('timerQuery') === 'off';
+if (params.get('timerQuery') !== null && !timerQueryOff) throw new Error(`?timerQuery must be off; got ${params.get('timerQuery')}`);
+if (gl && timerQueryOff) {
+  const getExtension = gl.getExtension.bind(gl);
+  gl.getExtension = ((name: string) => (name === 'EXT_disjoint_timer_query_webgl2' ? null : getExtension(name))) as typeof gl.getExtension;
+}
 const info = gl?.getExtension('WEBGL_debug_renderer_info');
 const state: SweepState = {
   done: false,
@@ -125,7 +136,7 @@ const state: SweepState = {
     unmasked: gl && info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : null,
     vendor: gl && info ? String(gl.getParameter(info.UNMASKED_VENDOR_WEBGL)) : null,
   },
-  config: { sizes, densities, tuneSizes, rounds, batch: batchParam, seed, tuneIn },
+  config: { sizes, densities, tuneSizes, rounds, batch: batchParam, seed, tuneIn, timerQueryOff },
   rows: [],
 };
 window.tunedSweep = state;
