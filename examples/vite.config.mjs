@@ -15,7 +15,7 @@ import { glslVitePlugin } from '../scripts/glsl-loader.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, 'demo');
 export const demoOutDir = resolve(here, '../dist-demo');
-export const demoPages = ['index', 'step-by-step', 'particles', 'three-culling', 'hiz-culling', 'splat-sort', 'benchmark'];
+export const demoPages = ['index', 'step-by-step', 'particles', 'three-culling', 'hiz-culling', 'splat-sort', 'tuning', 'benchmark'];
 export const apiDocsDir = resolve(here, '../dist-docs');
 
 const contentTypes = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
@@ -64,6 +64,8 @@ export default defineConfig({
   resolve: {
     alias: [{ find: /^glcompact$/, replacement: resolve(here, '../src/index.ts') }],
   },
+  // The tuning page's worker imports the engine (its GLSL through the same plugin), as an ES module.
+  worker: { format: 'es', plugins: () => [glslVitePlugin()] },
   build: {
     outDir: demoOutDir,
     emptyOutDir: true,

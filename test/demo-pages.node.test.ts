@@ -25,6 +25,8 @@ import { simulateParticles } from '../examples/demo/src/shared/particles-sim.js'
 import { baseInstances, cullOnCpu, INSTANCE_COUNT } from '../examples/demo/src/shared/three-culling-scene.js';
 import { baseSpheres, HIZ_LEVELS, INSTANCE_COUNT as HIZ_INSTANCE_COUNT, inFrustumCount } from '../examples/demo/src/shared/hiz-scene.js';
 import { depthKeys, makePoints, viewAt } from '../examples/demo/src/shared/splat-scene.js';
+import { CHECK_DENSITIES, checkData, checkThreshold, elementsHash } from '../examples/demo/src/shared/tuning-check.js';
+import { compactCandidates } from '../src/tuning.js';
 
 type Engine = 'chromium' | 'firefox' | 'webkit';
 
@@ -127,6 +129,45 @@ function expectStepState(state: StepState, values: number[]): void {
 
 const stepState = (page: BrowserPage) => windowValue<StepState>(page, 'demoState');
 
+interface TuningState {
+  done: boolean;
+  source: 'tuned' | 'stored';
+  where?: 'worker' | 'page';
+  workerError?: string;
+  storedRefused?: string;
+  progress: { done: number; total: number; size: number; density?: number }[];
+  profile: { renderer: string; compact: { keep: Record<string, string>; any: Record<string, string> }; scan: Record<string, string> };
+  checks: { elements: number; density: number; order: 'keep' | 'any'; algorithm: string; count: number; cpuCount: number; exact: boolean; hash: number }[];
+  renderer: string;
+}
+
+/** The tuning page's profile and its checks of auto, recomputed here from the same data. */
+function expectTuningChecks(state: TuningState, sizes: number[]): void {
+  const keepsOrder = new Set(compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path));
+  const all = new Set(compactCandidates.map((c) => c.path));
+  expect(state.profile.renderer).toBe(state.renderer);
+  expect(Object.keys(state.profile.compact.keep)).toHaveLength(sizes.length);
+  for (const path of Object.values(state.profile.compact.keep)) expect(keepsOrder, `order kept: ${path}`).toContain(path);
+  for (const path of Object.values(state.profile.compact.any)) expect(all).toContain(path);
+  expect(state.checks).toHaveLength(sizes.length * CHECK_DENSITIES.length * 2);
+  for (const log2n of sizes) {
+    const data = checkData(log2n);
+    for (const density of CHECK_DENSITIES) {
+      const expected = data.filter((v) => v <= checkThreshold(density));
+      for (const order of ['keep', 'any'] as const) {
+        const check = state.checks.find((c) => c.elements === 2 ** log2n && c.density === density && c.order === order);
+        const at = `2^${log2n} ${density} ${order}`;
+        expect(check, at).toBeDefined();
+        expect(check!.count, at).toBe(expected.length);
+        expect(check!.cpuCount, at).toBe(expected.length);
+        expect(check!.exact, at).toBe(true);
+        expect(check!.hash, `${at}: the elements read`).toBe(elementsHash(order === 'keep' ? expected : expected.slice().sort()));
+        expect(order === 'keep' ? keepsOrder : all, `${at}: ${check!.algorithm}`).toContain(check!.algorithm);
+      }
+    }
+  }
+}
+
 describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (engine) => {
   const expected = engineExpectations[engine];
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -176,7 +217,7 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
     expect(await closeAndErrors(page)).toEqual([]);
   }
 
-  it('index links the six pages', async () => {
+  it('index links the seven pages', async () => {
     const page = await open('index.html', "document.getElementById('renderer').textContent !== ''");
     const links = await page.evaluate(() => [...document.querySelectorAll('.pages a')].map((a) => ({ href: a.getAttribute('href'), title: a.querySelector('h2')?.textContent })));
     expect(links).toEqual([
@@ -185,6 +226,7 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
       { href: './three-culling.html', title: 'three.js culling' },
       { href: './hiz-culling.html', title: 'Hi-Z occlusion culling' },
       { href: './splat-sort.html', title: 'Splat sort' },
+      { href: './tuning.html', title: 'Self-tuning' },
       { href: './benchmark.html', title: 'Benchmark' },
     ]);
     for (const link of links) expect(await httpStatus(link.href!)).toBe(200);
@@ -534,6 +576,43 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
       expect(warnings.filter((w) => /GL|WebGL/i.test(w) && !/GPU stall due to ReadPixels/.test(w))).toEqual([]);
       expect(errors).toEqual([]);
     }
+  });
+
+  it('self-tuning: tunes (in a worker where the browser gives workers WebGL2), stores the profile, takes it back on the next visit; auto exact at every size', async () => {
+    const sizes = [10, 12];
+    const page = await open(`tuning.html?sizes=${sizes.join(',')}&fresh=1`, 'window.demoState?.done === true', 110_000);
+    const first = await windowValue<TuningState>(page, 'demoState');
+    expect(first.source).toBe('tuned');
+    // WebKitGTK 2.50 has OffscreenCanvas in workers but no WebGL2 there: the worker tune rejects
+    // saying so, and the page tunes on its own thread.
+    if (engine === 'webkit') {
+      expect(first.where).toBe('page');
+      expect(first.workerError).toMatch(/WebGL2/);
+    } else {
+      expect(first.workerError).toBeUndefined();
+      expect(first.where).toBe('worker');
+    }
+    // Progress after every timed point: sizes × (3 densities + the scans), counting up to the total.
+    expect(first.progress.map((p) => p.done)).toEqual(Array.from({ length: sizes.length * 4 }, (_, k) => k + 1));
+    expect(new Set(first.progress.map((p) => p.total))).toEqual(new Set([sizes.length * 4]));
+    expectTuningChecks(first, sizes);
+    expect(await textOf(page, '#where')).toMatch(first.where === 'worker' ? /in a Web Worker/ : /on the page/);
+    // The next visit takes the stored profile back instead of tuning.
+    await page.goto(new URL(`tuning.html?sizes=${sizes.join(',')}`, baseUrl).href);
+    await page.waitForFunction('window.demoState?.done === true', 110_000);
+    const second = await windowValue<TuningState>(page, 'demoState');
+    expect(second.source).toBe('stored');
+    expect(second.storedRefused).toBeUndefined();
+    expect(second.progress).toEqual([]);
+    expect(second.profile).toEqual(first.profile);
+    expectTuningChecks(second, sizes);
+    expect(await textOf(page, 'body')).not.toContain('✗');
+    await screenshot(page, 'tuning');
+    // Forget: the stored profile goes, and the engine is back on its built-in defaults.
+    await page.click('#forget');
+    expect(await page.evaluate(() => localStorage.getItem('glcompact-demo-profile'))).toBeNull();
+    expect(await textOf(page, '#where')).toMatch(/forgotten/);
+    expect(await closeAndErrors(page)).toEqual([]);
   });
 
   it('benchmark (?quick=1): a result for every algorithm and density, each checked; tfjs and JS peers', async () => {
