@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { chromiumArgs } from '../scripts/chromium.mjs';
 import { exitOnHelpOrUnknownBrowser, openBenchPage } from './lib/bench-page.mjs';
 import { rendererSlug } from './lib/format.mjs';
+import { formatSameWork, sameWorkTwice } from './lib/same-work.mjs';
 import { pinBrowser } from './lib/pin-cores.mjs';
 import { sourceState } from './lib/source-state.mjs';
 import { TRACE_CATEGORIES, tuneTasks } from './lib/chrome-trace.mjs';
@@ -166,6 +167,7 @@ const document = {
   choices: { keep: tune.profile.compact.keep, any: tune.profile.compact.any, scan: tune.profile.scan },
   worst: { ...worst, keepWithin115: within('keepRatio'), anyWithin115: within('anyRatio'), points: rows.length,
     keepMissesOnTheSamePath: samePathMisses('keepRatio', 'keepSamePath'), anyMissesOnTheSamePath: samePathMisses('anyRatio', 'anySamePath') },
+  sameWorkTwice: sameWorkTwice(rows),
   rows, profile: tune.profile, switchMargin: tune.switchMargin,
   ...(results.scans ? { scanRows: results.scans.rows, worstScan: { ...results.scans.worst, within115: results.scans.within115, sizes: results.scans.rows.length } } : {}),
 };
@@ -178,5 +180,6 @@ console.log(`tune() (${results.config.tuneIn === 'worker' ? 'in a worker' : 'on 
 console.log(`tuned: keep ${JSON.stringify(document.choices.keep)}, any ${JSON.stringify(document.choices.any)}, scan ${JSON.stringify(document.choices.scan)}`);
 console.log(`worst auto (keep) / fastest order-keeping: ×${worst.keep.ratio.toFixed(2)} at 2^${worst.keep.log2n}, ${worst.keep.density * 100} % kept; within 1.15 at ${document.worst.keepWithin115} of ${rows.length} points, ${document.worst.keepMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.keepNet.toFixed(2)})`);
 console.log(`worst auto (any) / fastest path:            ×${worst.any.ratio.toFixed(2)} at 2^${worst.any.log2n}, ${worst.any.density * 100} % kept; within 1.15 at ${document.worst.anyWithin115} of ${rows.length} points, ${document.worst.anyMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.anyNet.toFixed(2)})`);
+console.log(formatSameWork(document.sameWorkTwice));
 if (results.scans) console.log(`worst default scan / fastest scan: ×${results.scans.worst.ratio.toFixed(2)} at 2^${results.scans.worst.log2n}; within 1.15 at ${results.scans.within115} of ${results.scans.rows.length} sizes (${results.scans.rows.map((r) => `2^${r.log2n} ${r.defaultPath} ×${r.ratio.toFixed(2)}`).join(', ')})`);
 console.log(`load average ${loadAverageAtStart.map((x) => x.toFixed(2)).join(' ')} at start, ${document.loadAverageAtEnd.map((x) => x.toFixed(2)).join(' ')} at end, 1-min max ${document.load1mDuringRun.max.toFixed(2)} (mean ${document.load1mDuringRun.mean.toFixed(2)}) on ${cpus().length} cores; ${document.seconds} s; wrote ${file}`);

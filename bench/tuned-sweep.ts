@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { createEngine, type CompactOptions } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { compactCandidates, densitySwitchMargin, optionsForPath, TUNE_SAMPLING } from '../src/tuning.js';
+import { formatSameWork, sameWorkTwice } from './lib/same-work.mjs';
 import { formatScanRow, sweepScans } from './lib/scan-sweep.js';
 import { random, shuffler } from './lib/seeded-order.js';
 import { sourceOfBuild } from './probe-timing.js';
@@ -54,7 +55,7 @@ const series: Array<[string, Record<string, unknown>, boolean]> = [
   ['auto (tuned, keep)', {}, true],
   ['auto (tuned, any)', { order: 'any' }, false],
 ];
-const rows: Array<Record<string, unknown>> = [];
+const rows: Array<Record<string, unknown> & { runsMs: Record<string, number[]>; autoKeepPath?: string; autoAnyPath?: string }> = [];
 let worstKeep = 0;
 let worstAny = 0;
 for (const n of sizes) {
@@ -95,7 +96,9 @@ for (const n of sizes) {
   stream.dispose();
 }
 console.log(`worst: auto (keep) ×${worstKeep.toFixed(2)} of the fastest order-keeping path; auto (any) ×${worstAny.toFixed(2)} of the fastest path`);
+const noise = sameWorkTwice(rows);
+console.log(formatSameWork(noise));
 const scans = await sweepScans(engine, sizes.map(Math.log2), { rounds, sync: () => gl.finish(), order: (names) => order(names), batchFor: (n) => batchScale * (n <= 2 ** 14 ? 16 : n <= 2 ** 18 ? 8 : 2), onRow: (row) => console.log(formatScanRow(row)) });
 console.log(`worst: the default scan ×${scans.worst.ratio.toFixed(2)} of the fastest scan (2^${scans.worst.log2n}); within 1.15 at ${scans.within115} of ${scans.rows.length} sizes`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), config: { rounds, batchScale, seed, tuneDensities: tuneDensities ?? 'the engine default', order: 'a fresh seeded order per round' }, switchMargin: densitySwitchMargin(profile), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, scanRows: scans.rows, worstScan: { ...scans.worst, within115: scans.within115, sizes: scans.rows.length } }, null, 1)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), config: { rounds, batchScale, seed, tuneDensities: tuneDensities ?? 'the engine default', order: 'a fresh seeded order per round' }, switchMargin: densitySwitchMargin(profile), sampleMs: TUNE_SAMPLING.sampleMs, profile, rows, worstKeep, worstAny, sameWorkTwice: noise, scanRows: scans.rows, worstScan: { ...scans.worst, within115: scans.within115, sizes: scans.rows.length } }, null, 1)}\n`);
 engine.dispose();
