@@ -834,7 +834,8 @@ export class Engine {
     profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
-     * wait; with its issue time it sizes the samples, or through glFinish the point's first path's do),
+     * wait; with its issue time it sizes the samples, or through glFinish and by fence where calls do
+     * not block the point's first path's do),
      * `sample()` (takes one more), `complete()` (one
      * untimed call, then samples up to `repeats`), `confirm()` (the second opinion: `repeats` fresh
      * samples, after which `median()` gives the lower of the two medians) and `median()` (ms per call of those taken: GPU time
@@ -858,10 +859,11 @@ export class Engine {
       await this.#gpuDone('tune()');
       const one = Math.max(performance.now() - single - fenceFloor, SINGLE_CALL_CLAMP_MS);
       // How many calls a sample holds: tuning.ts#batchCalls (unit-tested in test/batch-calls.node.test.ts).
-      // Through glFinish every path of a point takes the first one's batch (pointBatch): a sample of
-      // one call there is its host time plus its GPU time, a sample of two overlaps them, and paths
-      // sampled with different batches were timed in different regimes (H200, 2^10-2^12: the
-      // HistoPyramid's two-call samples at 0.28 ms per call against one-call samples of 0.47-0.61).
+      // Through glFinish, and by fence where calls do not block, every path of a point takes the first
+      // one's batch (pointBatch, timeAll). Through glFinish a sample of one call is its host time
+      // plus its GPU time, a sample of two overlaps them, and paths sampled with different batches
+      // were timed in different regimes (H200, 2^10-2^12: the HistoPyramid's two-call samples at 0.28
+      // ms per call against one-call samples of 0.47-0.61).
       const batch = pointBatch ?? batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: fenceFloor });
       (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       const times: number[] = [];
@@ -943,7 +945,14 @@ export class Engine {
       let pointBatch: number | undefined;
       for (const [path, run] of runs) {
         const s = await sampler(run, point, path, pointBatch);
-        if (finishTimed) pointBatch ??= s.batch;
+        // Equal batches per point where a sample's fixed cost is not GPU work of the calls: through
+        // glFinish (see sampler), and by fence where calls do not block, whose samples have the
+        // fence's own wait taken off: an estimate (Firefox + llvmpipe: 9 ms, give or take
+        // milliseconds) whose error comes off every call in 1 / batch shares. With a batch of its own
+        // a path of fewer calls took more of it: the HistoPyramid's 9-call samples at 2^10, 90 %
+        // kept, read 0.00 ms against the bitmask's 16-call 0.31, and auto ran it at 1.20x the bitmask
+        // in the sweep (bench/results/issue-20/tuned-sweep-firefox-*-2026-11-27-tenth-rounds15.json).
+        if (finishTimed || (fenceTimed && !blockingCalls)) pointBatch ??= s.batch;
         await s.sample();
         samplers.set(path, s);
       }

@@ -95,7 +95,7 @@ export interface TuneSampling {
 
 /** How the samples of one point and path were sized (`TuneSampling.batches`). */
 export interface TuneBatch {
-  /** Calls per sample (back to back, one sample per task); through glFinish, the point's first path's for every path. */
+  /** Calls per sample (back to back, one sample per task); through glFinish, and by fence where calls do not block, the point's first path's for every path. */
   calls: number;
   /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample (through glFinish only the point's first path's does). */
   oneCallMs: number;
