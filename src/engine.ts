@@ -1018,6 +1018,9 @@ export class Engine {
         // lowered times can make a third path the choice: it is asked again in turn, until every
         // path chosen over the default has had its second opinion (at most once per path).
         const confirmed = new Set<string>();
+        // For the record (profile.sampling.secondOpinions): the paths asked again, round by round;
+        // set once the rounds are over, so a later size of the same class replaces it as it does the timings.
+        const rounds: string[][] = [];
         for (let contested = secondOpinion('bitmask', [keep, any]); contested.some((path) => !confirmed.has(path)); contested = secondOpinion('bitmask', [keep, any])) {
           for (const point of points) {
             for (const path of contested) {
@@ -1027,13 +1030,15 @@ export class Engine {
               profile.timings[point]![path] = s.median();
             }
           }
-          // For the record (profile.sampling.secondOpinions): the paths asked again in this round.
-          ((profile.sampling!.secondOpinions ??= {})[key] ??= []).push(contested.filter((path) => !confirmed.has(path)));
+          rounds.push(contested.filter((path) => !confirmed.has(path)));
           for (const path of contested) confirmed.add(path);
           keep = fastest(keepPaths);
           any = fastest(anyPaths);
           await settle();
         }
+        const secondOpinions = (profile.sampling!.secondOpinions ??= {});
+        if (rounds.length > 0) secondOpinions[key] = rounds;
+        else delete secondOpinions[key];
         profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
         const scanPoint = `${key}/scan`;
@@ -1057,7 +1062,8 @@ export class Engine {
           await s.confirm();
           profile.timings[scanPoint]![algorithm] = s.median();
         }
-        if (scanContested.length > 0) (profile.sampling!.secondOpinions ??= {})[scanPoint] = [scanContested];
+        if (scanContested.length > 0) secondOpinions[scanPoint] = [scanContested];
+        else delete secondOpinions[scanPoint];
         scan = chooseScan();
         await settleScan();
         profile.scan[key] = scan.choice;

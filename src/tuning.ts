@@ -61,7 +61,7 @@ export interface TuningProfile {
    * How the timings were taken: the timer (which sets `auto`'s switch margin at a known density:
    * densitySwitchMargin; keep it when storing a profile, or the switch takes 1.15×), where timed by
    * fence the fence's own wait taken off every sample (ms), and per point and path the calls per sample
-   * and the single call's times (ms) that sized it, or through glFinish the point's first path's (for the record).
+   * and the single call's times (ms) that sized it, or through glFinish and by fence where calls do not block the point's first path's (for the record).
    */
   sampling?: TuneSampling;
 }
@@ -97,7 +97,7 @@ export interface TuneSampling {
 export interface TuneBatch {
   /** Calls per sample (back to back, one sample per task); through glFinish, and by fence where calls do not block, the point's first path's for every path. */
   calls: number;
-  /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample (through glFinish only the point's first path's does). */
+  /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample (through glFinish, and by fence where calls do not block, only the point's first path's does). */
   oneCallMs: number;
   /**
    * One call's time on the thread until it returned (ms): with `oneCallMs`, the longer, what sized the

@@ -131,12 +131,14 @@ const stepState = (page: BrowserPage) => windowValue<StepState>(page, 'demoState
 
 interface TuningState {
   done: boolean;
+  error?: string;
+  tuneMs?: number;
   source: 'tuned' | 'stored';
   where?: 'worker' | 'page';
   workerError?: string;
   storedRefused?: string;
   progress: { done: number; total: number; size: number; density?: number }[];
-  profile: { renderer: string; compact: { keep: Record<string, string>; any: Record<string, string> }; scan: Record<string, string> };
+  profile: { renderer: string; measured: string; compact: { keep: Record<string, string>; any: Record<string, string> }; scan: Record<string, string> };
   checks: { elements: number; density: number; order: 'keep' | 'any'; algorithm: string; count: number; cpuCount: number; exact: boolean; hash: number }[];
   renderer: string;
 }
@@ -580,8 +582,11 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
 
   it('self-tuning: tunes (in a worker where the browser gives workers WebGL2), stores the profile, takes it back on the next visit; auto exact at every size', async () => {
     const sizes = [10, 12];
-    const page = await open(`tuning.html?sizes=${sizes.join(',')}&fresh=1`, 'window.demoState?.done === true', 110_000);
+    const finished = 'window.demoState?.done === true || window.demoState?.error !== undefined';
+    const page = await open(`tuning.html?sizes=${sizes.join(',')}&fresh=1`, finished, 110_000);
+    // (Fields a page left undefined come back as null through WebKit's classic WebDriver.)
     const first = await windowValue<TuningState>(page, 'demoState');
+    expect(first.error ?? null).toBeNull();
     expect(first.source).toBe('tuned');
     // WebKitGTK 2.50 has OffscreenCanvas in workers but no WebGL2 there: the worker tune rejects
     // saying so, and the page tunes on its own thread.
@@ -589,7 +594,7 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
       expect(first.where).toBe('page');
       expect(first.workerError).toMatch(/WebGL2/);
     } else {
-      expect(first.workerError).toBeUndefined();
+      expect(first.workerError ?? null).toBeNull();
       expect(first.where).toBe('worker');
     }
     // Progress after every timed point: sizes × (3 densities + the scans), counting up to the total.
@@ -597,17 +602,44 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
     expect(new Set(first.progress.map((p) => p.total))).toEqual(new Set([sizes.length * 4]));
     expectTuningChecks(first, sizes);
     expect(await textOf(page, '#where')).toMatch(first.where === 'worker' ? /in a Web Worker/ : /on the page/);
+    // Each visit's console (WebKit's capture lives in the page: a navigation starts it anew).
+    expect((await page.console()).errors, 'the first visit\'s console').toEqual([]);
     // The next visit takes the stored profile back instead of tuning.
     await page.goto(new URL(`tuning.html?sizes=${sizes.join(',')}`, baseUrl).href);
-    await page.waitForFunction('window.demoState?.done === true', 110_000);
+    await page.waitForFunction(finished, 110_000);
     const second = await windowValue<TuningState>(page, 'demoState');
+    expect(second.error ?? null).toBeNull();
     expect(second.source).toBe('stored');
-    expect(second.storedRefused).toBeUndefined();
+    expect(second.storedRefused ?? null).toBeNull();
     expect(second.progress).toEqual([]);
     expect(second.profile).toEqual(first.profile);
     expectTuningChecks(second, sizes);
     expect(await textOf(page, 'body')).not.toContain('✗');
     await screenshot(page, 'tuning');
+    expect((await page.console()).errors, 'the second visit\'s console').toEqual([]);
+    // A stored profile this engine refuses (another renderer's) is reported, and the page tunes.
+    await page.evaluate(() => {
+      const stored = JSON.parse(localStorage.getItem('glcompact-demo-profile')!);
+      stored.profile.renderer = 'another GPU';
+      localStorage.setItem('glcompact-demo-profile', JSON.stringify(stored));
+    });
+    await page.goto(new URL('tuning.html?sizes=10', baseUrl).href);
+    await page.waitForFunction(finished, 110_000);
+    const third = await windowValue<TuningState>(page, 'demoState');
+    expect(third.error ?? null).toBeNull();
+    expect(third.source).toBe('tuned');
+    expect(third.storedRefused).toMatch(/another GPU/);
+    expect(await textOf(page, '#where')).toMatch(/stored profile was refused/);
+    expectTuningChecks(third, [10]);
+    // Tune again: a fresh tune, its profile shown, checked and stored.
+    await page.click('#tune');
+    await page.waitForFunction(`window.demoState?.done === true && window.demoState.tuneMs !== undefined && window.demoState.tuneMs !== ${third.tuneMs}`, 110_000);
+    const fourth = await windowValue<TuningState>(page, 'demoState');
+    expect(fourth.source).toBe('tuned');
+    expect(fourth.storedRefused ?? null).toBeNull();
+    expect(fourth.progress.at(-1)).toMatchObject({ done: 4, total: 4 });
+    expectTuningChecks(fourth, [10]);
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('glcompact-demo-profile')!).profile.measured)).toBe(fourth.profile.measured);
     // Forget: the stored profile goes, and the engine is back on its built-in defaults.
     await page.click('#forget');
     expect(await page.evaluate(() => localStorage.getItem('glcompact-demo-profile'))).toBeNull();

@@ -84,6 +84,8 @@ describe('engine.tune()', () => {
           // ... and no longer than that: one call fewer would fall short (16-call batches sized by one
           // time at the clamp had cost most of a tune's GPU time).
           expect(batch.calls === 1 || (batch.calls - 1) * perCall <= target + 1e-9, `${point} ${path}: ${JSON.stringify(batch)} too long`).toBe(true);
+        } else {
+          expect(batch.calls, `${point} ${path}: the point's first path's batch`).toBe(Object.values(batches)[0]!.calls);
         }
       }
     }

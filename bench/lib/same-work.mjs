@@ -34,6 +34,7 @@ export function sameWorkTwice(rows, within = 1.15) {
 
 /** One line for a CLI's summary. */
 export function formatSameWork(noise) {
+  if (noise.pairs === 0) return 'the same path timed twice: no pairs (no series of auto\'s path in this run), so nothing says how far it resolves 1.15';
   return `the same path timed twice (auto's series and its path's, ${noise.pairs} pairs): outside 1.15 either way at ${noise.ratioOfMedians.outside} (worst ×${noise.ratioOfMedians.worst.toFixed(2)}); `
     + `median of per-round ratios outside at ${noise.perRound.outside} (worst ×${noise.perRound.worst.toFixed(2)}): misses of the target up to these can be noise`;
 }

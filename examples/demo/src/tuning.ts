@@ -5,6 +5,9 @@
 // Then `auto` compacts a stream at every tuned size and three densities, in both order contracts:
 // each count and each element checked against the CPU, and the path it ran shown.
 //
+// A stored profile is taken only where it was tuned at every size the page asks for. "Tune again"
+// tunes whatever is stored; "Forget" removes it and puts the engine back on its built-in defaults.
+//
 // ?sizes=10,12,14,16 (log2 of the tuned sizes), ?fresh=1 (tune even where a profile is stored: the
 // page's test), ?where=page (tune on the page even where a worker could).
 import type { CompactionAlgorithm, TuneProgress, TuningProfile } from 'glcompact';
@@ -36,6 +39,10 @@ interface DemoState {
   workerError?: string;
   /** Why a stored profile was refused (then the page tuned). */
   storedRefused?: string;
+  /** Why localStorage could not be read or written (the page then tunes, or keeps nothing). */
+  storageError?: string;
+  /** What failed, where the page could not finish. */
+  error?: string;
   progress: TuneProgress[];
   tuneMs?: number;
   profile?: TuningProfile;
@@ -58,9 +65,33 @@ element('renderer').textContent = `renderer: ${engine.caps.renderer}`;
 const status = (text: string) => (element('status').textContent = text);
 const progressBar = element<HTMLProgressElement>('progress');
 
+/** What localStorage keeps: the profile and the sizes (log2) it was tuned at. */
+interface Stored {
+  sizes: number[];
+  profile: TuningProfile;
+}
+
+/** The stored profile, or null where there is none or the browser refuses storage (then noted on the page). */
+function readStored(): Stored | null {
+  try {
+    const text = localStorage.getItem(STORAGE_KEY);
+    return text === null ? null : (JSON.parse(text) as Stored);
+  } catch (error) {
+    state.storageError = error instanceof Error ? error.message : String(error);
+    return null;
+  }
+}
+
+function store(profile: TuningProfile): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ sizes, profile } satisfies Stored));
+  } catch (error) {
+    state.storageError = error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** Tunes in a worker, or on the page where the browser gives workers no WebGL2 (or ?where=page). */
 async function tune(): Promise<TuningProfile> {
-  state.progress = [];
   const onProgress = (progress: TuneProgress) => {
     state.progress.push(progress);
     progressBar.value = progress.done / progress.total;
@@ -70,14 +101,16 @@ async function tune(): Promise<TuningProfile> {
   const started = performance.now();
   let profile: TuningProfile | undefined;
   if (!pageOnly) {
-    const worker = new Worker(new URL('./tuning-worker.ts', import.meta.url), { type: 'module' });
+    let worker: Worker | undefined;
     try {
+      worker = new Worker(new URL('./tuning-worker.ts', import.meta.url), { type: 'module' });
       profile = await engine.tune({ ...options, worker });
       state.where = 'worker';
     } catch (error) {
       state.workerError = error instanceof Error ? error.message : String(error);
+      state.progress = []; // the page's tune counts from the start again
     } finally {
-      worker.terminate();
+      worker?.terminate();
     }
   }
   if (!profile) {
@@ -85,19 +118,23 @@ async function tune(): Promise<TuningProfile> {
     state.where = 'page';
   }
   state.tuneMs = performance.now() - started;
-  element('where').textContent = state.where === 'worker'
+  const refused = state.storedRefused ? ` The stored profile was refused: ${state.storedRefused}` : '';
+  element('where').textContent = (state.where === 'worker'
     ? `Tuned in a Web Worker in ${(state.tuneMs / 1000).toFixed(1)} s; this page's thread only took the profile.`
-    : `Tuned on the page in ${(state.tuneMs / 1000).toFixed(1)} s, one sample per task${state.workerError ? ` (not in a worker: ${state.workerError})` : pageOnly ? ' (?where=page)' : ''}.`;
-  localStorage.setItem(STORAGE_KEY, JSON.stringify(profile));
+    : `Tuned on the page in ${(state.tuneMs / 1000).toFixed(1)} s, one sample per task${state.workerError ? ` (not in a worker: ${state.workerError})` : pageOnly ? ' (?where=page)' : ''}.`) + refused;
+  store(profile);
   return profile;
 }
 
-/** The stored profile, if any and if this engine takes it; otherwise a fresh tune. */
-async function profileForThisVisit(): Promise<TuningProfile> {
-  const stored = fresh ? null : localStorage.getItem(STORAGE_KEY);
-  if (stored) {
+/**
+ * The stored profile where there is one tuned at every size asked for and this engine takes it
+ * (engine.useProfile() refuses another renderer's or glcompact version's); otherwise a tune.
+ */
+async function profileForThisVisit(forceTune: boolean): Promise<TuningProfile> {
+  const stored = forceTune ? null : readStored();
+  if (stored && sizes.every((s) => stored.sizes?.includes(s))) {
     try {
-      engine.useProfile(JSON.parse(stored) as TuningProfile); // refused if the renderer or version changed
+      engine.useProfile(stored.profile);
       state.source = 'stored';
       progressBar.value = 1;
       element('where').textContent = 'The profile stored by an earlier visit (localStorage), given back with engine.useProfile(): no tune this time.';
@@ -190,27 +227,44 @@ async function check(): Promise<void> {
   }
 }
 
-async function run(): Promise<void> {
-  state.done = false;
-  const profile = await profileForThisVisit();
-  showProfile(profile);
-  status('auto at every tuned size, checked against the CPU');
-  await check();
-  state.profile = profile;
-  const wrong = state.checks.filter((c) => !c.exact).length;
-  status(wrong === 0 ? `done: ${state.checks.length} compactions by auto, every one equal to the CPU's` : `${wrong} of ${state.checks.length} compactions differ from the CPU`);
-  state.done = true;
+let busy = false;
+const buttons = [element<HTMLButtonElement>('tune'), element<HTMLButtonElement>('forget')];
+
+/** The profile (stored, or tuned: always with forceTune), then auto checked; the buttons wait meanwhile. */
+async function run(forceTune: boolean): Promise<void> {
+  if (busy) return;
+  busy = true;
+  for (const button of buttons) button.disabled = true;
+  Object.assign(state, { done: false, error: undefined, source: undefined, where: undefined, workerError: undefined, storedRefused: undefined, storageError: undefined, progress: [], tuneMs: undefined, profile: undefined, checks: [] });
+  try {
+    const profile = await profileForThisVisit(forceTune);
+    state.profile = profile;
+    showProfile(profile);
+    status('auto at every tuned size, checked against the CPU');
+    await check();
+    const wrong = state.checks.filter((c) => !c.exact).length;
+    status((wrong === 0 ? `done: ${state.checks.length} compactions by auto, every one equal to the CPU's` : `${wrong} of ${state.checks.length} compactions differ from the CPU`)
+      + (state.storageError ? ` (the profile could not be stored: ${state.storageError})` : ''));
+    state.done = true;
+  } catch (error) {
+    state.error = error instanceof Error ? error.message : String(error);
+    status('failed: see the error above');
+    showError(error);
+  } finally {
+    busy = false;
+    for (const button of buttons) button.disabled = false;
+  }
 }
 
-element('tune').addEventListener('click', () => {
-  state.source = 'tuned';
-  state.done = false;
-  tune().then((profile) => { showProfile(profile); return check(); }).then(() => (state.done = true)).catch(showError);
-});
+element('tune').addEventListener('click', () => void run(true));
 element('forget').addEventListener('click', () => {
-  localStorage.removeItem(STORAGE_KEY);
+  try {
+    localStorage.removeItem(STORAGE_KEY);
+  } catch (error) {
+    showError(error);
+  }
   engine.useProfile(null); // back to the built-in defaults until the next tune
   element('where').textContent = 'Stored profile forgotten; auto runs the built-in defaults until the next tune.';
 });
 
-run().catch(showError);
+void run(fresh);
