@@ -734,13 +734,22 @@ export class Engine {
     this.#assertAlive('tune()');
     const what = 'engine.tune(options)';
     optionsObject(what, options, ['sizes', 'densities', 'repeats', 'worker', 'onProgress']);
-    const sizes = options.sizes ?? TUNE_DEFAULT_SIZES;
+    const asked = options.sizes ?? TUNE_DEFAULT_SIZES;
     const densities = options.densities ?? [0.1, 0.5, 0.9];
     const repeats = options.repeats ?? 3;
     const limit = maxStreamLength(this.caps.maxTextureSize);
-    if (!Array.isArray(sizes) || sizes.length === 0 || !sizes.every((n) => Number.isInteger(n) && n >= 1 && n <= limit)) {
-      throw new Error(`${what}: sizes must be a non-empty array of stream lengths from 1 to ${limit}; got ${describe(sizes)}; ${textureLimitText(this.caps)}`);
+    if (!Array.isArray(asked) || asked.length === 0 || !asked.every((n) => Number.isInteger(n) && n >= 1 && n <= limit)) {
+      throw new Error(`${what}: sizes must be a non-empty array of stream lengths from 1 to ${limit}; got ${describe(asked)}; ${textureLimitText(this.caps)}`);
     }
+    // One size per size class (log2 of a stream's texel capacity, rounded: auto keeps one choice per class), the
+    // largest asked: two sizes of one class were both tuned and the later's timings replaced the
+    // earlier's, its tune time spent for nothing.
+    const largestOfClass = new Map<number, number>();
+    for (const n of asked) {
+      const key = sizeClass(layoutFor(n, this.caps.maxTextureSize).capacity);
+      largestOfClass.set(key, Math.max(n, largestOfClass.get(key) ?? 0));
+    }
+    const sizes = [...largestOfClass.values()]; // in the order asked
     if (!Array.isArray(densities) || densities.length === 0 || !densities.every((d) => typeof d === 'number' && d >= 0 && d <= 1)) {
       throw new Error(`${what}: densities must be a non-empty array of kept fractions from 0 to 1; got ${describe(densities)}`);
     }

@@ -120,7 +120,11 @@ export const TUNE_DEFAULT_SIZES: readonly number[] = [2 ** 10, 2 ** 12, 2 ** 14,
 
 /** Options of `engine.tune()`; every one may be left out. */
 export interface TuneOptions {
-  /** Stream lengths to measure (default [2^10, 2^12, 2^14, 2^16, 2^18, 2^20]); calls between them take the nearest. */
+  /**
+   * Stream lengths to measure (default [2^10, 2^12, 2^14, 2^16, 2^18, 2^20]); calls between them take the
+   * nearest. Lengths of one size class (log2 of the stream's texel capacity, rounded: e.g. 1000 and 2000) are
+   * measured once, at the largest of them.
+   */
   sizes?: readonly number[] | undefined;
   /** Fractions of elements kept to measure compactions at (default [0.1, 0.5, 0.9]). */
   densities?: readonly number[] | undefined;

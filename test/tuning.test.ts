@@ -10,6 +10,22 @@ import { countGlObjects, nonZero } from './support/gl-objects.js';
 import { replaceGlMethod } from './support/gl-method.js';
 
 describe('engine.tune()', () => {
+  it('tunes each size class once, at the largest length asked of it (1000 and 2000 are both 2^11 texels)', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const told: TuneProgress[] = [];
+    const profile = await engine.tune({ sizes: [2000, 5000, 1000], densities: [0.5], repeats: 1, onProgress: (p) => told.push(p) });
+    expect(told.map((p) => [p.size, p.density])).toEqual([[2000, 0.5], [2000, undefined], [5000, 0.5], [5000, undefined]]);
+    expect(new Set(told.map((p) => p.total))).toEqual(new Set([4]));
+    const classes = [engine.stream(new Uint32Array(2000)), engine.stream(new Uint32Array(5000))].map((s) => {
+      const key = String(Math.round(Math.log2(s.layout.capacity))); // tuning.ts#sizeClass
+      s.dispose();
+      return key;
+    });
+    expect(Object.keys(profile.compact.keep).sort()).toEqual([...classes].sort());
+    engine.dispose();
+  });
+
   it('samples a path only once where it was twice as slow as the fastest by its first sample and by its single call', async () => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
