@@ -1027,8 +1027,7 @@ export class Engine {
         // lowered times can make a third path the choice: it is asked again in turn, until every
         // path chosen over the default has had its second opinion (at most once per path).
         const confirmed = new Set<string>();
-        // For the record (profile.sampling.secondOpinions): the paths asked again, round by round;
-        // set once the rounds are over, so a later size of the same class replaces it as it does the timings.
+        // For the record (profile.sampling.secondOpinions): the paths asked again, round by round.
         const rounds: string[][] = [];
         for (let contested = secondOpinion('bitmask', [keep, any]); contested.some((path) => !confirmed.has(path)); contested = secondOpinion('bitmask', [keep, any])) {
           for (const point of points) {
@@ -1047,7 +1046,6 @@ export class Engine {
         }
         const secondOpinions = (profile.sampling!.secondOpinions ??= {});
         if (rounds.length > 0) secondOpinions[key] = rounds;
-        else delete secondOpinions[key];
         profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
         const scanPoint = `${key}/scan`;
@@ -1072,7 +1070,6 @@ export class Engine {
           profile.timings[scanPoint]![algorithm] = s.median();
         }
         if (scanContested.length > 0) secondOpinions[scanPoint] = [scanContested];
-        else delete secondOpinions[scanPoint];
         scan = chooseScan();
         await settleScan();
         profile.scan[key] = scan.choice;

@@ -6,7 +6,7 @@
 // each count and each element checked against the CPU, and the path it ran shown.
 //
 // A stored profile is taken only where it was tuned at every size the page asks for. "Tune again"
-// tunes whatever is stored; "Forget" removes it and puts the engine back on its built-in defaults.
+// tunes whether or not one is stored; "Forget" removes it and puts the engine back on its built-in defaults.
 //
 // ?sizes=10,12,14,16 (log2 of the tuned sizes), ?fresh=1 (tune even where a profile is stored: the
 // page's test), ?where=page (tune on the page even where a worker could).
@@ -15,6 +15,8 @@ import { element, engineOn, showError } from './shared/page.js';
 import { CHECK_DENSITIES, checkData, checkThreshold, elementsHash } from './shared/tuning-check.js';
 
 const STORAGE_KEY = 'glcompact-demo-profile';
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 interface Check {
   elements: number;
@@ -29,7 +31,6 @@ interface Check {
   hash: number;
 }
 
-
 interface DemoState {
   done: boolean;
   /** 'tuned': measured on this visit; 'stored': given back from localStorage. */
@@ -41,8 +42,11 @@ interface DemoState {
   storedRefused?: string;
   /** Why localStorage could not be read or written (the page then tunes, or keeps nothing). */
   storageError?: string;
-  /** What failed, where the page could not finish. */
-  error?: string;
+  /**
+   * What failed, where the page could not finish. (Not named `error`: WebKit's WebDriver client takes
+   * a returned object with an `error` key for a failed command.)
+   */
+  failure?: string;
   progress: TuneProgress[];
   tuneMs?: number;
   profile?: TuningProfile;
@@ -52,9 +56,12 @@ interface DemoState {
 
 const params = new URLSearchParams(location.search);
 const sizes = (params.get('sizes') ?? '10,12,14,16').split(',').map(Number);
-if (!sizes.every((s) => Number.isInteger(s) && s >= 4 && s <= 22)) throw new Error(`?sizes must be log2 sizes from 4 to 22; got ${params.get('sizes')}`);
 const fresh = params.get('fresh') === '1';
 const pageOnly = params.get('where') === 'page';
+/** What is wrong with the URL's options, shown on the page instead of running (undefined: nothing). */
+const badOptions = !sizes.every((s) => Number.isInteger(s) && s >= 4 && s <= 22)
+  ? `?sizes must be log2 sizes from 4 to 22, comma-separated; got '${params.get('sizes')}'`
+  : params.get('where') !== null && !pageOnly ? `?where must be page (or left out); got '${params.get('where')}'` : undefined;
 
 const exposed = window as unknown as { demoState?: DemoState };
 const { engine } = engineOn(element<HTMLCanvasElement>('canvas'));
@@ -77,7 +84,7 @@ function readStored(): Stored | null {
     const text = localStorage.getItem(STORAGE_KEY);
     return text === null ? null : (JSON.parse(text) as Stored);
   } catch (error) {
-    state.storageError = error instanceof Error ? error.message : String(error);
+    state.storageError = messageOf(error);
     return null;
   }
 }
@@ -86,7 +93,7 @@ function store(profile: TuningProfile): void {
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ sizes, profile } satisfies Stored));
   } catch (error) {
-    state.storageError = error instanceof Error ? error.message : String(error);
+    state.storageError = messageOf(error);
   }
 }
 
@@ -107,7 +114,7 @@ async function tune(): Promise<TuningProfile> {
       profile = await engine.tune({ ...options, worker });
       state.where = 'worker';
     } catch (error) {
-      state.workerError = error instanceof Error ? error.message : String(error);
+      state.workerError = messageOf(error);
       state.progress = []; // the page's tune counts from the start again
     } finally {
       worker?.terminate();
@@ -140,7 +147,7 @@ async function profileForThisVisit(forceTune: boolean): Promise<TuningProfile> {
       element('where').textContent = 'The profile stored by an earlier visit (localStorage), given back with engine.useProfile(): no tune this time.';
       return engine.profile!;
     } catch (error) {
-      state.storedRefused = error instanceof Error ? error.message : String(error);
+      state.storedRefused = messageOf(error);
     }
   }
   state.source = 'tuned';
@@ -235,7 +242,7 @@ async function run(forceTune: boolean): Promise<void> {
   if (busy) return;
   busy = true;
   for (const button of buttons) button.disabled = true;
-  Object.assign(state, { done: false, error: undefined, source: undefined, where: undefined, workerError: undefined, storedRefused: undefined, storageError: undefined, progress: [], tuneMs: undefined, profile: undefined, checks: [] });
+  Object.assign(state, { done: false, failure: undefined, source: undefined, where: undefined, workerError: undefined, storedRefused: undefined, storageError: undefined, progress: [], tuneMs: undefined, profile: undefined, checks: [] });
   try {
     const profile = await profileForThisVisit(forceTune);
     state.profile = profile;
@@ -247,7 +254,7 @@ async function run(forceTune: boolean): Promise<void> {
       + (state.storageError ? ` (the profile could not be stored: ${state.storageError})` : ''));
     state.done = true;
   } catch (error) {
-    state.error = error instanceof Error ? error.message : String(error);
+    state.failure = messageOf(error);
     status('failed: see the error above');
     showError(error);
   } finally {
@@ -267,4 +274,11 @@ element('forget').addEventListener('click', () => {
   element('where').textContent = 'Stored profile forgotten; auto runs the built-in defaults until the next tune.';
 });
 
-void run(fresh);
+if (badOptions === undefined) {
+  void run(fresh);
+} else {
+  state.failure = badOptions;
+  status('not run: see the error above');
+  for (const button of buttons) button.disabled = true;
+  showError(new Error(badOptions));
+}
