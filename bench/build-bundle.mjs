@@ -3,7 +3,7 @@
 import { bundleBenchScript } from './lib/bundle.mjs';
 
 const name = process.argv[2];
-const scripts = ['call-cost', 'pool-probe', 'program-count', 'tune-probe', 'tuned-sweep'];
+const scripts = ['call-cost', 'pool-probe', 'program-count', 'single-vs-batch', 'tune-probe', 'tuned-sweep'];
 if (!scripts.includes(name)) {
   console.error(`usage: node bench/build-bundle.mjs ${scripts.join('|')}`);
   process.exit(2);
