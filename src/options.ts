@@ -116,19 +116,20 @@ export interface CompactOptions {
   /**
    * 'keep' (the default): the output keeps the input's order, so 'auto' chooses among the
    * order-keeping paths only and no device reorders your results; 'any': 'auto' may also choose
-   * Jumping Jack and the per-block hybrid. An explicit algorithm that does not keep order
-   * ('jumping-jack') with `order: 'keep'` is refused.
+   * Jumping Jack and the per-block hybrid. An algorithm named outright that does not keep order
+   * ('jumping-jack') runs with the default (its `stats.order` is 'any') and is refused with
+   * `order: 'keep'` given.
    */
   order?: 'keep' | 'any' | undefined;
   /** Elements per block of the block algorithms: power of two, 16..2048. Default 256. Given with 'auto', selects the block pipeline. */
   blockSize?: number | undefined;
   /** Horn only: search the whole stream's prefix sum (Horn 2005: no blocks, no concatenation). */
   global?: boolean | undefined;
-  /** How the compacted blocks are joined (see {@link ConcatMode}). Default 'auto', which takes 'vertex-fetch' (measured faster); 'transform-feedback' needs `engine.caps.transformFeedback`. Given with 'auto', selects the block hybrid. */
+  /** How the compacted blocks are joined (see {@link ConcatMode}). Default 'auto', which takes 'vertex-fetch' (measured faster); 'transform-feedback' needs `engine.caps.transformFeedback`. Given with 'auto', selects the block pipeline: Horn per block, or the block hybrid with `order: 'any'`. */
   concat?: ConcatMode | 'auto' | undefined;
   /** 'values' (default): the kept elements; 'indices': their positions in the input, as a `Uint32Array` stream. */
   output?: 'values' | 'indices' | undefined;
-  /** Scan used inside the blocks. Default: 'recursive-doubling' for block size 16, else 'blelloch'. Given with 'auto', selects the block hybrid. */
+  /** Scan used inside the blocks. Default: 'recursive-doubling' for block size 16, else 'blelloch'. Given with 'auto', selects the block pipeline: Horn per block, or the block hybrid with `order: 'any'`. */
   scan?: ScanAlgorithm | undefined;
   /** Radix of the recursive-doubling scans (see ScanOptions.radix). */
   radix?: number | undefined;
@@ -159,7 +160,7 @@ export interface SortOptions {
   descending?: boolean | undefined;
   /**
    * uint32 keys only: compare the low `bits` bits (1 to 32; every key must be below 2^bits), one
-   * pass per 2 bits: e.g. 16 for 16-bit depth keys halves the work. Default 32.
+   * digit's passes per 4 bits: e.g. 16 for 16-bit depth keys halves the work. Default 32.
    */
   bits?: number | undefined;
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type Stream } from '../src/index.js';
 import { gpuOf } from '../src/internal.js';
 import { testContext } from './support/engine.js';
+import { countGlObjects, glObjectKinds } from './support/gl-objects.js';
 
 type Operation = [name: string, run: (engine: Engine, stream: Stream, chained: Stream) => unknown];
 
@@ -54,6 +55,10 @@ function operations(transformFeedback: boolean): Operation[] {
 describe('a failing pass leaves nothing behind', () => {
   it('every pass of every algorithm', async () => {
     const { gl } = await testContext();
+    // Counted on the context too, independently of the engine's own counters (an object made and
+    // lost before the engine registers it would not show in engine.resources). Programs and shaders
+    // aside: the program cache may evict and relink between runs.
+    const counter = countGlObjects(gl, Object.keys(glObjectKinds).filter((kind) => kind !== 'Program' && kind !== 'Shader'));
     const engine = createEngine(gl);
     const gpu = gpuOf(engine);
     const stream = engine.stream(Uint32Array.from({ length: 9000 }, (_, i) => i % 3));
@@ -69,6 +74,7 @@ describe('a failing pass leaves nothing behind', () => {
       engine.trim();
       // Streams made by the counting run stay alive (owned by the engine); the baseline includes them.
       const baseline = engine.resources;
+      const baselineLive = { ...counter.live };
       for (let failAt = 1; failAt <= draws; failAt++) {
         let call = 0;
         gpu.draw = (c) => {
@@ -78,6 +84,7 @@ describe('a failing pass leaves nothing behind', () => {
         expect(() => run(engine, stream, chained), `${name}, draw ${failAt}`).toThrow(`injected failure in draw ${failAt} of ${name}`);
         engine.trim();
         expect(engine.resources, `${name}, draw ${failAt} of ${draws}`).toEqual(baseline);
+        expect(counter.live, `${name}, draw ${failAt} of ${draws}: GL objects on the context`).toEqual(baselineLive);
         injected++;
       }
       gpu.draw = draw;
@@ -87,5 +94,7 @@ describe('a failing pass leaves nothing behind', () => {
     expect(await result.count()).toBe(6000);
     engine.dispose();
     expect(Object.values(engine.resources).every((count) => count === 0)).toBe(true);
+    counter.restore();
+    expect(Object.entries(counter.live).filter(([, n]) => n !== 0), 'GL objects left on the context').toEqual([]);
   });
 });

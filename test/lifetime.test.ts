@@ -1,5 +1,5 @@
 // Lifetime: one engine runs many mixed compactions and scans (every option, chained results,
-// random sizes, each answer checked against the CPU). Afterwards its live GL objects return to
+// random sizes; every count, and about a third of the results read back whole, checked against the CPU). Afterwards its live GL objects return to
 // the baseline taken after warm-up, the texture pool stays inside its budget, process RSS in Node
 // stays flat, and dispose() frees everything (checked by an independent count on the context) and
 // is idempotent.

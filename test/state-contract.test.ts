@@ -2,8 +2,9 @@
 // engine calls on a context an app shares, and before EACH call leaves random app state on it (the
 // leftover items of test/support/gl-state.ts: scissor, culling, colour mask, pixel-store values, the
 // app's framebuffers, vertex array, program, textures and samplers on units 0–7, ...). After each call
-// every result must be exact against the CPU reference, and the full state snapshot must equal the one
-// taken just before the call. test/gl-state.test.ts tests the guard alone; this file tests that the
+// the full state snapshot must equal the one taken just before the call, and every result a later
+// call of the sequence reads or counts must be exact against the CPU reference (results no call reads
+// are disposed unread: this file's subject is the state; the other test files check every result). test/gl-state.test.ts tests the guard alone; this file tests that the
 // engine's entry points really run inside it and leave nothing behind.
 //
 // A sequence is 3–8 calls among: createEngine (its probe; caps must equal those made at the defaults;

@@ -1,5 +1,6 @@
 // Counts GL objects on the context itself, independently of the engine's own counters: wraps the
-// context's create-X / delete-X methods and tracks live objects per kind until restore().
+// context's create-X / delete-X methods (fenceSync / deleteSync for syncs) and tracks live objects
+// per kind until restore().
 
 export const glObjectKinds = {
   Texture: 'textures',
@@ -11,7 +12,12 @@ export const glObjectKinds = {
   TransformFeedback: 'transformFeedbacks',
   Query: 'queries',
   Renderbuffer: 'renderbuffers',
+  Sampler: 'samplers',
+  Sync: 'syncs',
 } as const;
+
+/** The method that makes an object of a kind, where it is not create<Kind>. */
+const creators: Record<string, string> = { Sync: 'fenceSync' };
 
 export interface GlObjectCounter {
   /** Net objects created (created minus deleted) per kind since the counter started. */
@@ -26,9 +32,11 @@ export function countGlObjects(gl: WebGL2RenderingContext, kinds: readonly strin
   for (const kind of kinds) {
     live[kind] = 0;
     for (const [verb, delta] of [['create', 1], ['delete', -1]] as const) {
-      const name = `${verb}${kind}`;
+      const name = verb === 'create' ? creators[kind] ?? `create${kind}` : `delete${kind}`;
       const hadOwn = Object.prototype.hasOwnProperty.call(target, name);
       const original = target[name];
+      // A method the context lacks (WebGL1's fenceSync) stays absent: capability checks look for it.
+      if (typeof original !== 'function') continue;
       target[name] = function (this: unknown, ...args: unknown[]) {
         const value = original.apply(gl, args);
         if (verb === 'create' ? value : args[0]) live[kind] += delta;
