@@ -85,13 +85,14 @@ function probeUpload(gpu: Gpu, path: UploadPath, drainReadError: boolean): boole
 /**
  * Fenced pixel-pack readback is worth it where a fence can signal while the page keeps running:
  * a browser canvas context (WebGL 2 lets fences signal only between tasks of the event loop). In
- * headless-gl, Node has no such loop to give back to, so reads stay synchronous there.
+ * headless-gl, Node has no such loop to give back to, so reads stay synchronous there. The canvas is
+ * recognised by its built-in tag, not by `instanceof`: a canvas of another realm (a same-origin
+ * iframe's document, used from the parent's script) is no instance of this window's class, and its
+ * reads had been synchronous readPixels calls that made the app wait (test/iframe-canvas.test.ts).
  */
 function supportsAsyncReadback(gl: WebGL2RenderingContext): boolean {
-  const canvas = (gl as { canvas?: unknown }).canvas;
-  const browserCanvas =
-    (typeof HTMLCanvasElement !== 'undefined' && canvas instanceof HTMLCanvasElement) ||
-    (typeof OffscreenCanvas !== 'undefined' && canvas instanceof OffscreenCanvas);
+  const tag = Object.prototype.toString.call((gl as { canvas?: unknown }).canvas);
+  const browserCanvas = tag === '[object HTMLCanvasElement]' || tag === '[object OffscreenCanvas]';
   return browserCanvas && typeof gl.fenceSync === 'function' && typeof gl.clientWaitSync === 'function' && typeof gl.getBufferSubData === 'function';
 }
 
