@@ -1,8 +1,8 @@
 // How a lone call between two gl.finish() ranks compaction paths against calls back to back (issue 20):
 // tune() samples through glFinish (headless-gl) were a single call wherever a call outlasts the
 // 0.5 ms sample, while the sweeps time batches. Per density, each path is timed in batches of 1, 2
-// and 8 calls, paths and batch sizes interleaved round by round, median ms per call; every result's
-// count is checked against the CPU's.
+// and 8 calls (in that order), the paths in turn round by round, median ms per call; each path's
+// count at each density is checked against the CPU's once, before the timed rounds.
 // Usage: node bench/build-bundle.mjs single-vs-batch && bash scripts/with-display.sh node bench/tmp/single-vs-batch.mjs
 //          [--size 18] [--densities 0.05,0.1,0.25,0.5] [--paths bitmask,histopyramid] [--rounds 15] [--json FILE]
 import { writeFileSync } from 'node:fs';

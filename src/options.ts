@@ -114,11 +114,10 @@ export interface CompactOptions {
    */
   algorithm?: RequestedAlgorithm | undefined;
   /**
-   * 'keep' (the default): the output keeps the input's order, so 'auto' chooses among the
-   * order-keeping paths only and no device reorders your results; 'any': 'auto' may also choose
-   * Jumping Jack and the per-block hybrid. An algorithm named outright that does not keep order
-   * ('jumping-jack') runs with the default (its `stats.order` is 'any') and is refused with
-   * `order: 'keep'` given.
+   * For 'auto': 'keep' (the default) chooses among the order-keeping paths only, so no device
+   * reorders your results; 'any' may also choose Jumping Jack and the per-block hybrid. An algorithm
+   * named outright runs as it is: 'jumping-jack' (which does not keep order) runs when `order` is left
+   * out (its `stats.order` is 'any') and is refused with `order: 'keep'` given.
    */
   order?: 'keep' | 'any' | undefined;
   /** Elements per block of the block algorithms: power of two, 16..2048. Default 256. Given with 'auto', selects the block pipeline. */

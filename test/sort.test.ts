@@ -339,7 +339,9 @@ describe('engine.sort with 2-bit digits', () => {
         for (const descending of [false, true]) {
           const sorted = engine.sort(keyStream, { values: keyStream, descending });
           const order = stableOrder(keys, descending);
-          expectSameBits(new Uint32Array((await sorted.values!.read()).buffer), Uint32Array.from(order, (i) => new Uint32Array(keys.buffer)[i]!), `${kind} n=${n}`);
+          const expected = Uint32Array.from(order, (i) => new Uint32Array(keys.buffer)[i]!);
+          expectSameBits(new Uint32Array((await sorted.keys.read()).buffer), expected, `${kind} n=${n} keys`);
+          expectSameBits(new Uint32Array((await sorted.values!.read()).buffer), expected, `${kind} n=${n} values`);
           sorted.dispose();
         }
         keyStream.dispose();
