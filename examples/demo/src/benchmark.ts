@@ -1,4 +1,4 @@
-// "Benchmark": an invalid-density sweep (paper Fig. 11) for jumping-jack, horn and auto, charted
+// "Benchmark": an invalid-density sweep (paper Fig. 11) for bitmask, jumping-jack, horn and auto, charted
 // with Chart.js, then TensorFlow.js (WebGL backend) and a plain JS loop on the same data.
 // Everything is timed with performance.now() around a call and the await that makes its result
 // ready, median of the timed runs after one untimed warm-up run (shader compiles, allocations).
