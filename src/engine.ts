@@ -100,6 +100,8 @@ export class Engine {
   #contextLost = false;
   /** What engine.tune() measured (or engine.useProfile() gave); undefined: the built-in defaults. */
   #profile: TuningProfile | undefined;
+  /** True while a gpuTime() call runs its `run` (between its query's begin and end). */
+  #timingRun = false;
   /** Tunes running in workers (tune({ worker })): dispose() and a lost context cancel them. */
   readonly #workerTunes = new Set<WorkerTune>();
   /** The options a tune worker's engine is made with (tune({ worker })), so its calls cost what this engine's do. */
@@ -583,11 +585,27 @@ export class Engine {
    * GPU time of the work `run` submits, in milliseconds, from a TIME_ELAPSED timer query
    * (EXT_disjoint_timer_query_webgl2), polled between tasks; undefined where the context has no
    * timer (engine.caps.timerQuery false, e.g. headless-gl) or the measurement was disjoint.
+   * @throws Error (the promise rejects) if `run` is not a function, returns a promise (only what it
+   * submits before returning would be timed), or calls gpuTime() itself (timer queries do not nest).
    */
   async gpuTime(run: () => void): Promise<number | undefined> {
     this.#assertAlive('gpuTime()');
     if (typeof run !== 'function') throw new Error(`engine.gpuTime(run): run must be a function that submits the GPU work to time; got ${describe(run)}`);
-    return timeOnGpu(this.#gpu, this.caps.timerQuery, run, () => this.#assertAlive('gpuTime()'));
+    // Timer queries do not nest: a call inside run would begin a query while run's is active (a GL
+    // error) and end run's. Calls while another's result is awaited are fine (its query has ended).
+    if (this.#timingRun) throw new Error('engine.gpuTime(): already timing: called inside another gpuTime call\'s run, whose query it would end (timer queries do not nest); time the outer work only');
+    const timed = () => {
+      this.#timingRun = true;
+      try {
+        const value: unknown = (run as () => unknown)();
+        if (typeof (value as { then?: unknown } | null)?.then === 'function') {
+          throw new Error('engine.gpuTime(run): run returned a promise; only what it submits before it returns is timed, so run must be synchronous (await your data first, then time the calls)');
+        }
+      } finally {
+        this.#timingRun = false;
+      }
+    };
+    return timeOnGpu(this.#gpu, this.caps.timerQuery, timed, () => this.#assertAlive('gpuTime()'));
   }
 
   /**
@@ -619,6 +637,20 @@ export class Engine {
   async #warmUp(calls: readonly WarmUpCall[], caller: 'warmUp()' | 'tune()'): Promise<void> {
     this.#assertAlive(caller);
     const plans = parseWarmUpCalls(calls, this.caps);
+    // Every call's options are checked before the first one runs: a bad one found halfway had left
+    // the calls before it compiled and a texture taken. (What only a stream can tell, e.g. keep.flags
+    // of another length, still throws when its call runs.)
+    plans.forEach((plan, i) => {
+      for (const length of plan.lengths) {
+        const { width } = layoutFor(length, this.caps.maxTextureSize);
+        try {
+          if ('scan' in plan.operation) parseScanOptions(plan.operation.scan, width);
+          else parseCompactOptions(plan.operation.compact, plan.type, width, this.caps.transformFeedback);
+        } catch (error) {
+          throw new Error(`engine.warmUp(calls): calls[${i}] (length ${length}): ${(error as Error).message}`);
+        }
+      }
+    });
     const gpu = this.#gpu;
     const linking = new Set<Program>();
     for (const plan of plans) {

@@ -20,6 +20,7 @@
 // Made recognisable to twgl: see patchHeadlessClasses.
 import { createRequire } from 'node:module';
 import { patchHeadlessContext as patchContext } from './headless-gl-patches.js';
+import { describe, optionsObject } from './validate.js';
 
 const require = createRequire(import.meta.url);
 
@@ -86,10 +87,11 @@ function patchHeadlessClasses(): void {
  * ```
  */
 export function createHeadlessContext(options: HeadlessContextOptions = {}): WebGL2RenderingContext {
+  optionsObject('createHeadlessContext(options)', options, ['width', 'height']);
   for (const key of ['width', 'height'] as const) {
     const value = options[key];
     if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-      throw new Error(`createHeadlessContext(): options.${key} must be a positive integer (pixels); got ${JSON.stringify(value)}`);
+      throw new Error(`createHeadlessContext(): options.${key} must be a positive integer (pixels); got ${describe(value)}`);
     }
   }
   let createGL: (width: number, height: number, attributes: object) => WebGL2RenderingContext | null;

@@ -311,8 +311,11 @@ export function parseScanOptions(options: unknown, rowWidth: number, tuned?: Sca
   }
   const algorithm = oneOf('engine.scan(): options.algorithm', opts.algorithm, scanAlgorithmNames, blockSize === undefined && tuned ? tuned : defaultScan(blockSize));
   const radix = radixOption('engine.scan(): options.radix', opts.radix);
-  if (opts.radix !== undefined && algorithm !== 'recursive-doubling' && segments === undefined) {
-    throw new Error(`engine.scan(): options.radix applies to algorithm 'recursive-doubling' only; this scan is '${algorithm}'${opts.algorithm === undefined ? " (the default here): add algorithm: 'recursive-doubling'" : ''}`);
+  // Checked against the algorithm asked for (or the built-in default), not a tuned choice: whether a
+  // call is accepted must not depend on the profile in use.
+  const asked = opts.algorithm === undefined ? defaultScan(blockSize) : algorithm;
+  if (opts.radix !== undefined && asked !== 'recursive-doubling' && segments === undefined) {
+    throw new Error(`engine.scan(): options.radix applies to algorithm 'recursive-doubling' only; this scan is '${asked}'${opts.algorithm === undefined ? " (the default here): add algorithm: 'recursive-doubling'" : ''}`);
   }
   return {
     segments,
@@ -418,18 +421,19 @@ export function parseWarmUpCalls(calls: unknown, limits: TextureLimits): WarmUpP
     if (call === undefined) throw new Error(`${where} must be an object like { compact: { keep: 'nonzero' } }; got undefined`);
     const fields = optionsObject(where, call, ['scan', 'compact', 'type', 'components', 'lengths', 'lengthOnGpu']) as WarmUpCall;
     if ((fields.scan === undefined) === (fields.compact === undefined)) throw new Error(`${where} must give exactly one of scan (its options, {} for the defaults) or compact (its options); got ${describe(call)}`);
-    const type = fields.type ?? 'float32';
+    const type = fields.type === undefined ? 'float32' : fields.type;
     if (!['float32', 'uint32', 'int32'].includes(type)) throw new Error(`${where}.type must be 'float32', 'uint32' or 'int32'; got ${describe(fields.type)}`);
-    const components = fields.components ?? 1;
+    const components = fields.components === undefined ? 1 : fields.components;
     if (components !== 1 && components !== 4) throw new Error(`${where}.components must be 1 or 4; got ${describe(fields.components)}`);
     const lengths = fields.lengths === undefined ? [4096] : fields.lengths;
     if (!Array.isArray(lengths) || lengths.length === 0 || !lengths.every((n) => Number.isInteger(n) && n >= 1)) {
       throw new Error(`${where}.lengths must be a non-empty array of positive integers; got ${describe(fields.lengths)}`);
     }
-    // Checked here, not by engine.stream() halfway through the warm-up: nothing runs for a bad call list.
+    // Checked here, not by engine.stream() halfway through the warm-up (each call's options are checked
+    // before any runs too: engine.ts#warmUp).
     const tooLong = lengths.findIndex((n) => n > maxStreamLength(limits.maxTextureSize));
     if (tooLong >= 0) throw new Error(`${where}.lengths[${tooLong}] is too long for this engine's textures; got ${lengths[tooLong]}, ${textureLimitText(limits)}`);
-    const lengthOnGpu = fields.lengthOnGpu ?? false;
+    const lengthOnGpu = fields.lengthOnGpu === undefined ? false : fields.lengthOnGpu;
     if (typeof lengthOnGpu !== 'boolean') throw new Error(`${where}.lengthOnGpu must be a boolean; got ${describe(fields.lengthOnGpu)}`);
     return { operation: fields.scan !== undefined ? { scan: fields.scan } : { compact: fields.compact! }, type, components, lengths: [...lengths], lengthOnGpu };
   });

@@ -6,6 +6,7 @@
 import type { CompactionAlgorithm } from './compact/algorithm-names.js';
 import type { ScanAlgorithm } from './scan/algorithms.js';
 import type { TuneWorker } from './tune-in-worker.js';
+import { describe } from './validate.js';
 
 /** The engine's version, part of a profile's key (a new version may change what is fastest). */
 export const ENGINE_VERSION = '0.3.0';
@@ -315,7 +316,17 @@ export function parseProfile(profile: unknown, renderer: string, what = 'engine.
       throw new Error(`${what}: profile.scan[${JSON.stringify(key)}] = ${JSON.stringify(algorithm)} is not a scan algorithm`);
     }
   }
-  return { ...(p as TuningProfile), work: { ...p.work }, compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan } };
+  // Timings are optional (a hand-made profile may give only choices): auto's switch at a known
+  // density reads them, so what is there must be ms per path per point.
+  const timings = p.timings ?? {};
+  if (typeof timings !== 'object' || timings === null) throw new Error(`${what}: profile.timings must be an object of { [path]: ms per call } per point, or left out; got ${describe(p.timings)}`);
+  for (const [point, times] of Object.entries(timings)) {
+    if (typeof times !== 'object' || times === null) throw new Error(`${what}: profile.timings[${JSON.stringify(point)}] must be an object of { [path]: ms per call }; got ${describe(times)}`);
+    for (const [path, ms] of Object.entries(times)) {
+      if (typeof ms !== 'number' || !(ms >= 0) || ms === Infinity) throw new Error(`${what}: profile.timings[${JSON.stringify(point)}].${path} must be a time in ms (a finite number, 0 or more); got ${describe(ms)}`);
+    }
+  }
+  return { ...(p as TuningProfile), timings: { ...timings }, work: { ...p.work }, compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan } };
 }
 
 /** tune(): calls whose issue takes at least this share of their submit-to-done time less the fence's own wait ... */

@@ -8,6 +8,7 @@
 // getParameter), and float streams on a context without EXT_color_buffer_float.
 import { describe, expect, it } from 'vitest';
 import { createEngine, type Engine, type Stream } from '../src/index.js';
+import { ENGINE_VERSION } from '../src/tuning.js';
 import { layoutFor } from '../src/layout.js';
 import { countGlObjects, nonZero } from './support/gl-objects.js';
 import { expectSameBits, testContext } from './support/engine.js';
@@ -823,5 +824,67 @@ describe('float streams do not need EXT_color_buffer_float', () => {
         else delete target[name];
       }
     }
+  });
+});
+
+describe('warmUp, useProfile, gpuTime: input checked before anything runs', () => {
+  it('warmUp: a bad call anywhere in the list rejects before any call runs (no texture taken, nothing compiled)', async () => {
+    const { gl, engine } = await testContext();
+    await expectCleanFailure(gl, engine, () => engine.warmUp([{ compact: { keep: 'nonzero', blockSize: 3 } }]), 'engine.warmUp(calls): calls[0]', 'blockSize');
+    await expectCleanFailure(gl, engine, () => engine.warmUp([{ scan: { exclusive: true }, type: 'uint32', lengths: [1000, 5000] }, { scan: { bogus: 1 } as never }]), 'engine.warmUp(calls): calls[1]', 'bogus');
+    await expectCleanFailure(gl, engine, () => engine.warmUp([{ scan: {}, type: null as never }]), 'engine.warmUp(calls): calls[0].type', 'got null');
+    await expectCleanFailure(gl, engine, () => engine.warmUp([{ scan: {}, components: null as never }]), 'calls[0].components', 'got null');
+  });
+
+  it('useProfile: a hand-made profile without timings works; malformed timings are refused', async () => {
+    const { gl, engine } = await testContext();
+    const data = Uint32Array.from({ length: 5000 }, (_, i) => i % 3);
+    const stream = engine.stream(data);
+    const saved = engine.profile;
+    const handMade = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: engine.caps.renderer, compact: { keep: { [Math.round(Math.log2(stream.layout.capacity))]: 'horn' }, any: {} }, scan: {} };
+    try {
+      engine.useProfile(handMade as never);
+      for (let k = 0; k < 2; k++) {
+        // The second call follows a count (auto's switch at a known density asks the timings).
+        const result = engine.compact(stream, { keep: 'nonzero' });
+        expect(result.stats.algorithm).toBe('horn');
+        expect(await result.count()).toBe(data.filter((v) => v !== 0).length);
+        expectSameBits(await result.read(), data.filter((v) => v !== 0));
+        result.dispose();
+      }
+      await expectCleanFailure(gl, engine, () => engine.useProfile({ ...handMade, timings: { '12/0.5': null } } as never), 'engine.useProfile(profile): profile.timings["12/0.5"]');
+      await expectCleanFailure(gl, engine, () => engine.useProfile({ ...handMade, timings: { '12/0.5': { horn: 'fast' } } } as never), 'profile.timings["12/0.5"].horn', 'a time in ms');
+    } finally {
+      if (saved) engine.useProfile(saved);
+      else engine.useProfile(null);
+      stream.dispose();
+    }
+  });
+
+  it('scan: radix is checked against the algorithm asked for, whatever a profile tuned', async () => {
+    const { gl, engine } = await testContext();
+    const stream = engine.stream(new Uint32Array(5000).fill(1));
+    const saved = engine.profile;
+    try {
+      engine.useProfile({ format: 'glcompact-profile', version: ENGINE_VERSION, renderer: engine.caps.renderer, compact: { keep: {}, any: {} }, scan: { [Math.round(Math.log2(stream.layout.capacity))]: 'recursive-doubling' }, timings: {}, work: {} } as never);
+      engine.scan(stream).dispose();
+      expect(engine.lastScanStats?.algorithm).toBe('recursive-doubling');
+      await expectCleanFailure(gl, engine, () => engine.scan(stream, { radix: 8 }), "engine.scan(): options.radix applies to algorithm 'recursive-doubling' only");
+    } finally {
+      if (saved) engine.useProfile(saved);
+      else engine.useProfile(null);
+      stream.dispose();
+    }
+  });
+
+  it('gpuTime: a run that returns a promise, and a call inside run, are refused', async () => {
+    const { engine } = await testContext();
+    await expect(engine.gpuTime(async () => {})).rejects.toThrow('engine.gpuTime(run): run returned a promise');
+    let inner: Promise<unknown> | undefined;
+    await engine.gpuTime(() => {
+      inner = engine.gpuTime(() => {});
+    });
+    await expect(inner).rejects.toThrow('engine.gpuTime(): already timing');
+    await expectWorks(engine);
   });
 });

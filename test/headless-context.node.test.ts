@@ -22,6 +22,9 @@ describe('createHeadlessContext options', () => {
     const { createHeadlessContext } = await import('../src/node.js');
     expect(() => createHeadlessContext({ width: 0 })).toThrow('createHeadlessContext(): options.width must be a positive integer (pixels); got 0');
     expect(() => createHeadlessContext({ height: 1.5 })).toThrow('options.height must be a positive integer (pixels); got 1.5');
+    expect(() => createHeadlessContext({ width: Number.NaN })).toThrow('options.width must be a positive integer (pixels); got NaN');
+    expect(() => createHeadlessContext(null as never)).toThrow('createHeadlessContext(options) must be an options object; got null');
+    expect(() => createHeadlessContext({ widht: 4 } as never)).toThrow(/createHeadlessContext\(options\).*widht/);
   });
 });
 
