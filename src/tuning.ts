@@ -319,11 +319,11 @@ export function parseProfile(profile: unknown, renderer: string, what = 'engine.
   // Timings are optional (a hand-made profile may give only choices): auto's switch at a known
   // density reads them, so what is there must be ms per path per point.
   const timings = p.timings ?? {};
-  if (typeof timings !== 'object' || timings === null) throw new Error(`${what}: profile.timings must be an object of { [path]: ms per call } per point, or left out; got ${describe(p.timings)}`);
+  if (typeof timings !== 'object') throw new Error(`${what}: profile.timings must be an object of { [path]: ms per call } per point, or left out; got ${describe(p.timings)}`);
   for (const [point, times] of Object.entries(timings)) {
     if (typeof times !== 'object' || times === null) throw new Error(`${what}: profile.timings[${JSON.stringify(point)}] must be an object of { [path]: ms per call }; got ${describe(times)}`);
     for (const [path, ms] of Object.entries(times)) {
-      if (typeof ms !== 'number' || !(ms >= 0) || ms === Infinity) throw new Error(`${what}: profile.timings[${JSON.stringify(point)}].${path} must be a time in ms (a finite number, 0 or more); got ${describe(ms)}`);
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new Error(`${what}: profile.timings[${JSON.stringify(point)}].${path} must be a time in ms (a finite number, 0 or more); got ${describe(ms)}`);
     }
   }
   return { ...(p as TuningProfile), timings: { ...timings }, work: { ...p.work }, compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan } };
