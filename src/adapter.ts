@@ -163,6 +163,56 @@ function redWords(rgba: Uint32Array, out: Uint32Array): void {
   for (let i = 0; i < out.length; i++) out[i] = rgba[i * 4];
 }
 
+/*
+ * Quirk: nested timers are clamped to 4 ms. HTML clamps setTimeout to at least 4 ms once timers nest
+ * more than 5 deep (a timer set while a timer's task runs, promise continuations included), so a poll
+ * loop awaiting setTimeout(0) polled every ~4 ms from its sixth poll on: on this host 20 such waits
+ * took 58-59 ms in Chromium, 76-87 in Firefox ESR, 51-65 in WebKitGTK. A fence that signals 2.5 ms
+ * after its submit was seen 4.7-5.4 ms after it in Chromium + SwiftShader (the time of a tiny scan's
+ * `await engine.finish()`), and every read, fence-timed tune sample and timer query waited up to 4 ms
+ * more than its GPU work took. A message to ourselves is a task of its own at nesting level 0, so a
+ * timer set from it is not clamped (test/poll-timer-clamp.test.ts shows both).
+ */
+
+/** Resolvers of the messages in flight on the poll channel, oldest first (one channel, made on first use). */
+let pollChannel: { port: MessagePort; waiting: Array<() => void> } | undefined;
+
+/** A task boundary that is not a timer: a message posted to ourselves. */
+function messageTask(): Promise<void> {
+  if (!pollChannel) {
+    const channel = new MessageChannel();
+    const waiting: Array<() => void> = [];
+    channel.port1.onmessage = () => waiting.shift()?.();
+    // Node (a test's headless-gl, or a tool) must not stay alive for an idle channel.
+    (channel.port1 as { unref?: () => void }).unref?.();
+    (channel.port2 as { unref?: () => void }).unref?.();
+    pollChannel = { port: channel.port2, waiting };
+  }
+  const { port, waiting } = pollChannel;
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    port.postMessage(undefined);
+  });
+}
+
+/** The first polls of a wait go in the next task at once (a fence often signals within a task or two). */
+const PROMPT_POLLS = 4;
+
+/**
+ * Waits between polls of the GPU (a fence, a timer query, a link's completion): `attempt` is the
+ * number of polls made so far in this wait. The first PROMPT_POLLS waits end in the next task, later
+ * ones after about 1 ms (not a busy loop); never the 4 ms a nested timer is clamped to (the quirk
+ * above). Where there is no MessageChannel, a timer.
+ */
+export async function betweenPolls(attempt: number): Promise<void> {
+  if (typeof MessageChannel === 'undefined') {
+    await new Promise((resolve) => setTimeout(resolve, attempt < PROMPT_POLLS ? 0 : 1));
+    return;
+  }
+  await messageTask();
+  if (attempt >= PROMPT_POLLS) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 /**
  * Asynchronous form of readBits where the context supports it (the probe's `asyncReadback`): the
  * pixels go into a pixel-pack buffer, a fence follows, and the main thread polls the fence between
@@ -195,12 +245,12 @@ export async function readBitsAsync(gpu: Gpu, target: RenderTarget, words: numbe
     sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
     gpu.tracker.created('syncs');
     gl.flush();
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       if (gl.isContextLost()) throw new Error('WebGL context lost while reading back from the GPU; create a new engine once the context is restored');
       const status = gl.clientWaitSync(sync!, 0, 0);
       if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED) break;
       if (status !== gl.TIMEOUT_EXPIRED) throw new Error(`readback fence failed (clientWaitSync returned ${status})`);
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await betweenPolls(attempt);
     }
     const rgba = unpacked ? new Uint32Array(rgbaWords) : out;
     gpu.guard.run(() => {

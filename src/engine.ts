@@ -1,6 +1,6 @@
 // The public engine: streams, scans and compactions on one WebGL2 context. Options are checked in
 // options.ts, the passes live in the drivers (scan/, compact/), reads in readback.ts.
-import { uploadBits, uploadRows } from './adapter.js';
+import { betweenPolls, uploadBits, uploadRows } from './adapter.js';
 import { isWebGL2, probeCapabilities, type Capabilities } from './capabilities.js';
 import { compactionAlgorithmInfo } from './compact/algorithm-names.js';
 import { compactionDrivers } from './compact/algorithms.js';
@@ -701,8 +701,8 @@ export class Engine {
     for (const program of linking) {
       // Not for a program ready already or evicted (a warm-up of more programs than the cache holds:
       // a deleted program's completion status never comes).
-      while (gpu.programs.waiting(program) && !gpu.programs.linked(program)) {
-        await new Promise((resolve) => setTimeout(resolve, 1));
+      for (let attempt = 0; gpu.programs.waiting(program) && !gpu.programs.linked(program); attempt++) {
+        await betweenPolls(attempt);
         this.#assertAlive(caller);
       }
       if (!gpu.programs.waiting(program)) continue;
@@ -1235,11 +1235,11 @@ export class Engine {
     if (!sync) return this.#assertAlive(caller); // a lost context makes no fence
     try {
       gl.flush();
-      for (;;) {
+      for (let attempt = 0; ; attempt++) {
         const status = gl.clientWaitSync(sync, 0, 0);
         if (status === gl.WAIT_FAILED) return this.#assertAlive(caller); // what a lost context answers
         if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED) return;
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await betweenPolls(attempt);
         this.#assertAlive(caller);
       }
     } finally {

@@ -1,4 +1,5 @@
 // GPU time of submitted work, from a TIME_ELAPSED timer query (EXT_disjoint_timer_query_webgl2).
+import { betweenPolls } from './adapter.js';
 import type { Gpu } from './gpu.js';
 
 /**
@@ -21,9 +22,9 @@ export async function timeOnGpu(gpu: Gpu, available: boolean, run: () => void, a
       gl.endQuery(ext.TIME_ELAPSED_EXT);
     }
     gl.flush();
-    while (!gl.getQueryParameter(query, gl.QUERY_RESULT_AVAILABLE)) {
+    for (let attempt = 0; !gl.getQueryParameter(query, gl.QUERY_RESULT_AVAILABLE); attempt++) {
       assertAlive();
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await betweenPolls(attempt);
     }
     if (gl.getParameter(ext.GPU_DISJOINT_EXT)) return undefined;
     return (gl.getQueryParameter(query, gl.QUERY_RESULT) as number) / 1e6;
