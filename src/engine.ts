@@ -801,8 +801,8 @@ export class Engine {
     };
     /**
      * Without a timer query a sample waits for a fence, polled between tasks: in a browser that wait
-     * alone takes 4-5 ms (Chromium, WebKitGTK) to 9-10 ms (Firefox) with nothing submitted
-     * (bench/tuned-sweep-browser.mjs). Measured here once and taken off every sample; otherwise a
+     * alone takes ~4 ms (Chromium) to ~5 ms (Firefox) after a call of almost no work (4-5 and 9-10 ms
+     * while the polls were clamped to 4 ms apart: adapter.ts#betweenPolls; bench/tuned-sweep-browser.mjs). Measured here once and taken off every sample; otherwise a
      * batch sized from one call plus that wait is a single call, and every path times as the wait
      * (5-10 ms flat at 2^10-2^14, where the calls take 0.8-3 ms): the tune could not rank them.
      * A context without an asynchronous fence (headless-gl) waits by glFinish instead, which returns
@@ -988,7 +988,7 @@ export class Engine {
         const s = await sampler(run, point, path, pointBatch);
         // Equal batches per point where a sample's fixed cost is not GPU work of the calls: through
         // glFinish (see sampler), and by fence where calls do not block, whose samples have the
-        // fence's own wait taken off: an estimate (Firefox + llvmpipe: 9 ms, give or take
+        // fence's own wait taken off: an estimate (Firefox + llvmpipe: 5 ms, give or take
         // milliseconds) whose error comes off every call in 1 / batch shares. With a batch of its own
         // a path of fewer calls took more of it: the HistoPyramid's 9-call samples at 2^10, 90 %
         // kept, read 0.00 ms against the bitmask's 16-call 0.31, and auto ran it at 1.20x the bitmask

@@ -349,7 +349,7 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
 
 /**
  * tune(): where calls do not block the thread, a sample is a batch of back-to-back calls meant to last
- * `sampleMs` (and at least twice the fence's own wait where timed by fence: 4-10 ms in Firefox and
+ * `sampleMs` (and at least twice the fence's own wait where timed by fence: ~5 ms in Firefox and
  * WebKitGTK), each call reckoned at its single call's submit-to-done time or its issue time, whichever
  * is longer, at most 16 calls. With a timer query (Chromium) or glFinish (headless-gl: no asynchronous
  * fence; precise to microseconds) `sampleMs` alone sizes the batch (through glFinish, the point's first
