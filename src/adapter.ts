@@ -175,27 +175,38 @@ function redWords(rgba: Uint32Array, out: Uint32Array): void {
  */
 
 /** Resolvers of the messages in flight on the poll channel, oldest first (one channel, made on first use). */
-let pollChannel: { port: MessagePort; waiting: Array<() => void> } | undefined;
+let pollChannel: { port: MessagePort; waiting: Array<() => void>; keepAlive(on: boolean): void } | undefined;
 
 /** A task boundary that is not a timer: a message posted to ourselves. */
 function messageTask(): Promise<void> {
   if (!pollChannel) {
     const channel = new MessageChannel();
     const waiting: Array<() => void> = [];
-    channel.port1.onmessage = () => waiting.shift()?.();
-    // Node (a test's headless-gl, or a tool) must not stay alive for an idle channel.
-    (channel.port1 as { unref?: () => void }).unref?.();
-    (channel.port2 as { unref?: () => void }).unref?.();
-    pollChannel = { port: channel.port2, waiting };
+    // In Node a port keeps the process alive while it is ref'd: only while a message is in flight
+    // (unref'd with one in flight, a process with nothing else to do exits before it arrives; idle
+    // and ref'd, it never exits). Browsers have neither method.
+    const port1 = channel.port1 as MessagePort & { ref?: () => void; unref?: () => void };
+    const keepAlive = (on: boolean) => (on ? port1.ref?.() : port1.unref?.());
+    port1.onmessage = () => {
+      waiting.shift()?.();
+      if (waiting.length === 0) keepAlive(false);
+    };
+    keepAlive(false);
+    pollChannel = { port: channel.port2, waiting, keepAlive };
   }
-  const { port, waiting } = pollChannel;
+  const { port, waiting, keepAlive } = pollChannel;
   return new Promise((resolve) => {
-    waiting.push(resolve);
     port.postMessage(undefined);
+    // After the post: had it thrown, a resolver left behind would take the next wait's message.
+    waiting.push(resolve);
+    keepAlive(true);
   });
 }
 
-/** The first polls of a wait go in the next task at once (a fence often signals within a task or two). */
+/**
+ * The first polls of a wait come a task apart (a fence often signals within a task or two): each
+ * after the message of the one before, with no timer.
+ */
 const PROMPT_POLLS = 4;
 
 /**
@@ -205,12 +216,22 @@ const PROMPT_POLLS = 4;
  * above). Where there is no MessageChannel, a timer.
  */
 export async function betweenPolls(attempt: number): Promise<void> {
-  if (typeof MessageChannel === 'undefined') {
-    await new Promise((resolve) => setTimeout(resolve, attempt < PROMPT_POLLS ? 0 : 1));
+  if (attempt < PROMPT_POLLS) {
+    if (typeof MessageChannel === 'undefined') await new Promise((resolve) => setTimeout(resolve, 0));
+    else await messageTask();
     return;
   }
-  await messageTask();
-  if (attempt >= PROMPT_POLLS) await new Promise((resolve) => setTimeout(resolve, 1));
+  await unclampedDelay(1);
+}
+
+/**
+ * About `ms` milliseconds, set from a message task so that a nested timer's 4 ms clamp (the quirk
+ * above) does not apply: for waits on the GPU shorter than the clamp (warmUp's pause for links on
+ * other threads). Where there is no MessageChannel, a timer.
+ */
+export async function unclampedDelay(ms: number): Promise<void> {
+  if (typeof MessageChannel !== 'undefined') await messageTask();
+  await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

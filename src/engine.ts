@@ -1,6 +1,6 @@
 // The public engine: streams, scans and compactions on one WebGL2 context. Options are checked in
 // options.ts, the passes live in the drivers (scan/, compact/), reads in readback.ts.
-import { betweenPolls, uploadBits, uploadRows } from './adapter.js';
+import { betweenPolls, unclampedDelay, uploadBits, uploadRows } from './adapter.js';
 import { isWebGL2, probeCapabilities, type Capabilities } from './capabilities.js';
 import { compactionAlgorithmInfo } from './compact/algorithm-names.js';
 import { compactionDrivers } from './compact/algorithms.js';
@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, choiceOverDensities, compactCandidates, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -710,8 +710,11 @@ export class Engine {
       const budgeted = paced && paused < WARM_UP_PAUSE_BUDGET_MS;
       const pause = budgeted ? Math.min(this.#linkPause, WARM_UP_PAUSE_BUDGET_MS - paused) : 0;
       if (pause >= 1) {
-        paused += pause;
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        // A wait for links on other threads: unclamped (a nested timer would sleep 4 ms at least),
+        // and counted as slept.
+        const start = performance.now();
+        await unclampedDelay(pause);
+        paused += performance.now() - start;
         this.#assertAlive(caller);
         if (!gpu.programs.waiting(program)) continue;
       }
@@ -801,8 +804,9 @@ export class Engine {
     };
     /**
      * Without a timer query a sample waits for a fence, polled between tasks: in a browser that wait
-     * alone takes ~4 ms (Chromium) to ~5 ms (Firefox) after a call of almost no work (4-5 and 9-10 ms
-     * while the polls were clamped to 4 ms apart: adapter.ts#betweenPolls; bench/tuned-sweep-browser.mjs). Measured here once and taken off every sample; otherwise a
+     * alone takes ~4 ms (Chromium), ~5 (Firefox), 2-3 (WebKitGTK) after a call of almost no work
+     * (4-5, 9-10 and 5 ms while the polls were clamped to 4 ms apart: adapter.ts#betweenPolls;
+     * bench/tuned-sweep-browser.mjs). Measured here once and taken off every sample; otherwise a
      * batch sized from one call plus that wait is a single call, and every path times as the wait
      * (5-10 ms flat at 2^10-2^14, where the calls take 0.8-3 ms): the tune could not rank them.
      * A context without an asynchronous fence (headless-gl) waits by glFinish instead, which returns
@@ -872,7 +876,17 @@ export class Engine {
       const small = await issueOfFour(Math.max(1, n >> 4));
       blockingCalls = callsBlock(large, small);
     }
-    profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: fenceFloor, blockingCalls, batches: {} };
+    // The clock's least step: samples it times read at least one (tuning.ts#wallSampleMs). A spin of
+    // at most a tick, three times, the least taken (a spin interrupted reads longer): 1 ms in Firefox
+    // and WebKitGTK, microseconds in Node.
+    let clockTick = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const from = performance.now();
+      let to = performance.now();
+      while (to === from) to = performance.now();
+      clockTick = Math.min(clockTick, to - from);
+    }
+    profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: fenceFloor, clockTickMs: clockTick, blockingCalls, batches: {} };
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
      * wait; with its issue time it sizes the samples, or through glFinish and by fence where calls do
@@ -921,7 +935,7 @@ export class Engine {
           for (let k = 0; k < batch; k++) run().dispose();
           const onThreadMs = performance.now() - start;
           await this.#gpuDone('tune()');
-          times.push(blockingSampleMs({ onThreadMs, doneMs: performance.now() - start }, fenceFloor, batch));
+          times.push(blockingSampleMs({ onThreadMs, doneMs: performance.now() - start }, fenceFloor, batch, clockTick));
           return;
         }
         const gpuMs = await this.gpuTime(() => {
@@ -931,7 +945,7 @@ export class Engine {
           times.push(gpuMs / batch);
         } else {
           await this.#gpuDone('tune()');
-          times.push(Math.max(performance.now() - start - fenceFloor, 0) / batch);
+          times.push(wallSampleMs(performance.now() - start - fenceFloor, batch, clockTick));
         }
       };
       const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;

@@ -78,6 +78,12 @@ export interface TuneSampling {
   /** The fence's own wait (ms), measured behind a call of almost no work and taken off every sample; 0 with a timer query or glFinish. */
   fenceFloorMs: number;
   /**
+   * The page's clock tick (ms: the least step of performance.now(), 1 in Firefox and WebKitGTK here):
+   * a sample timed by the clock reads at least one tick over its calls (wallSampleMs). Absent in
+   * profiles from before it was measured.
+   */
+  clockTickMs?: number;
+  /**
    * Whether the context's calls block the thread (timed by fence only; four scans of up to 2^16
    * elements took at least 70 % of their submit-to-done time to issue, and twice as long as four
    * scans of a sixteenth as many): samples then hold at most 12 ms of calls, and are timed until the
@@ -349,8 +355,8 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
 
 /**
  * tune(): where calls do not block the thread, a sample is a batch of back-to-back calls meant to last
- * `sampleMs` (and at least twice the fence's own wait where timed by fence: ~5 ms in Firefox and
- * WebKitGTK), each call reckoned at its single call's submit-to-done time or its issue time, whichever
+ * `sampleMs` (and at least twice the fence's own wait where timed by fence: ~4 ms in Chromium
+ * without a timer query, ~5 ms in Firefox), each call reckoned at its single call's submit-to-done time or its issue time, whichever
  * is longer, at most 16 calls. With a timer query (Chromium) or glFinish (headless-gl: no asynchronous
  * fence; precise to microseconds) `sampleMs` alone sizes the batch (through glFinish, the point's first
  * path's batch for every path of the point: engine.ts tune()), and its GPU work is most of what a
@@ -402,8 +408,20 @@ export function batchCalls(call: { oneMs: number; issuedMs: number }, timing: { 
  * alone such samples had read 11 ms per call where the sweep's batches took 19-23, and auto chose
  * Horn there at 1.9x the fastest (bench/results/issue-20/tuned-sweep-webkit-*-rounds7-pinned.json).
  */
-export function blockingSampleMs(sample: { onThreadMs: number; doneMs: number }, fenceFloorMs: number, calls: number): number {
-  return Math.max(sample.onThreadMs, sample.doneMs - fenceFloorMs) / calls;
+export function blockingSampleMs(sample: { onThreadMs: number; doneMs: number }, fenceFloorMs: number, calls: number, clockTickMs = 0): number {
+  return wallSampleMs(Math.max(sample.onThreadMs, sample.doneMs - fenceFloorMs), calls, clockTickMs);
+}
+
+/**
+ * ms per call of a tune() sample timed by the page's clock (by fence, through glFinish, or on the
+ * thread): `elapsedMs` over `calls` calls, at least one clock tick over them. Less than a tick is
+ * below what the clock tells, and a reading of 0 (a sample within the fence's own wait, which is taken
+ * off) made every other path at that density look infinitely slower in choiceOverDensities: WebKitGTK
+ * (a 1 ms clock) read the bitmask at 0 ms at 20 % kept and kept it for the class where it was 61x the
+ * HistoPyramid at 80 % (test/tuning.test.ts "a second opinion undoes ...", failing 1 run in 5 before).
+ */
+export function wallSampleMs(elapsedMs: number, calls: number, clockTickMs: number): number {
+  return Math.max(elapsedMs, clockTickMs) / calls;
 }
 
 /** tune(): a path this many times slower than the fastest after one sample is not sampled again (see pathsToResample). */

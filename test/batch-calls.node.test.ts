@@ -3,7 +3,7 @@
 // the 0.5 ms sample), which cannot tell one rule from another; here each rule meets a case that only
 // it decides. The figures are of the kinds measured (docs/performance.md, issue 20).
 import { expect, it } from 'vitest';
-import { batchCalls, blockingSampleMs, MAX_BATCH_CALLS, TUNE_SAMPLING, TUNE_TASK_MS } from '../src/tuning.js';
+import { batchCalls, blockingSampleMs, MAX_BATCH_CALLS, TUNE_SAMPLING, TUNE_TASK_MS, wallSampleMs } from '../src/tuning.js';
 
 const free = { blocking: false, fenceFloorMs: 0 };
 
@@ -58,4 +58,17 @@ it('a sample of calls that block is timed until its work is done, less the fence
   // Calls that return when their work is done: the fence adds only its own wait (on a clock of whole
   // milliseconds it can read a little less), so the thread's time stands.
   expect(blockingSampleMs({ onThreadMs: 10, doneMs: 13 }, 4, 2)).toBe(5);
+});
+
+it('a sample timed by the clock reads at least one clock tick over its calls', () => {
+  // Firefox / WebKitGTK (1 ms ticks): a 2-call sample within the fence's own wait read 0 and made every
+  // other path at its density look infinitely slower; now half a tick per call.
+  expect(wallSampleMs(-0.4, 2, 1)).toBe(0.5);
+  expect(wallSampleMs(0, 1, 1)).toBe(1);
+  // Longer samples are their own time.
+  expect(wallSampleMs(6, 3, 1)).toBe(2);
+  // Node's microsecond clock changes nothing measurable.
+  expect(wallSampleMs(0.3, 1, 0.001)).toBe(0.3);
+  // The blocking form takes the same floor.
+  expect(blockingSampleMs({ onThreadMs: 0, doneMs: 3 }, 4, 2, 1)).toBe(0.5);
 });
