@@ -45,6 +45,8 @@ const KEEP_DEFAULT_WITHIN = 1.1;
 const WARM_UP_MAX_PAUSE_MS = 50;
 /** warmUp() without KHR_parallel_shader_compile: the most pausing (ms) in one call. */
 const WARM_UP_PAUSE_BUDGET_MS = 1000;
+/** tune(): the most clock readings one spin takes to see the clock move (see tune's clockTick). */
+const CLOCK_SPIN_READS = 20_000;
 /** warmUp() without KHR_parallel_shader_compile: the first pause (ms) after the fence, before any link was timed. */
 const WARM_UP_FIRST_PAUSE_MS = 0;
 
@@ -876,14 +878,22 @@ export class Engine {
       const small = await issueOfFour(Math.max(1, n >> 4));
       blockingCalls = callsBlock(large, small);
     }
-    // The clock's least step: samples it times read at least one (tuning.ts#wallSampleMs). A spin of
-    // at most a tick, three times, the least taken (a spin interrupted reads longer): 1 ms in Firefox
-    // and WebKitGTK, microseconds in Node.
+    // The clock's least step: samples it times read at least one (tuning.ts#wallSampleMs). Three
+    // spins until the clock moves, each in a task of its own, the least step taken (a spin interrupted
+    // reads longer): 1 ms in Firefox and WebKitGTK, microseconds in Node. A spin gives up after
+    // CLOCK_SPIN_READS readings (1 ms of them in Firefox and WebKitGTK here, 3 in Chromium, whose clock
+    // moves long before), so a clock coarsened further (Firefox's resistFingerprinting) cannot hold
+    // the thread for a tick; then no floor is taken.
     let clockTick = Infinity;
     for (let i = 0; i < 3; i++) {
+      await nextTask();
       const from = performance.now();
-      let to = performance.now();
-      while (to === from) to = performance.now();
+      let to = from;
+      for (let reads = 0; to === from && reads < CLOCK_SPIN_READS; reads++) to = performance.now();
+      if (to === from) {
+        clockTick = 0;
+        break;
+      }
       clockTick = Math.min(clockTick, to - from);
     }
     profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: fenceFloor, clockTickMs: clockTick, blockingCalls, batches: {} };

@@ -16,6 +16,18 @@ export class VerificationError extends Error {
 const FLOAT_SEED = 2009; // the paper's year; any fixed seed will do
 const BYTE_SEED = 1986;
 
+/** The page's clock tick (ms): the least step of performance.now() seen in three spins. */
+function clockTickMs() {
+  let tick = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const from = performance.now();
+    let to = from;
+    for (let reads = 0; to === from && reads < 20_000; reads++) to = performance.now();
+    if (to !== from) tick = Math.min(tick, to - from);
+  }
+  return Number.isFinite(tick) ? tick : 0;
+}
+
 /** Owns the engine-side inputs of a run: one seeded dataset (CPU array + GPU stream) per kind and size. */
 export class BenchContext {
   /** `makeEngine(options)`: another engine on the same context, for points that set `engineOptions`. */
@@ -31,6 +43,9 @@ export class BenchContext {
     this.memos = new Map();
     this.expectedFilter = undefined; // the last CPU filter reference (points are ordered so it is reused)
     this.orderState = 12345; // seed of the per-round order of the timed runs
+    // A timed sample lasts at least two ticks of the page's clock (timeSample): 2 ms in Firefox and
+    // WebKitGTK, whose clocks tick by whole ms; microseconds in Node and Chromium.
+    this.minSampleMs = 2 * clockTickMs();
     warmUpCpuLoops();
   }
 
@@ -124,11 +139,28 @@ export class BenchContext {
       // no series may always follow the same neighbour.
       for (const i of this.shuffledIndices(trials.length)) {
         if (r >= (points[i].repeats ?? this.repeats)) continue;
-        times[i].push(await trials[i].timeOnce(r));
+        times[i].push(await this.timeSample(trials[i], r));
         await this.onRun();
       }
     }
     return trials.map((trial, i) => trial.record(times[i]));
+  }
+
+  /**
+   * One timed sample of a trial, in ms per call: its timeOnce(), repeated until the sample lasts
+   * minSampleMs, and then the sample's whole time over its calls. A call faster than the clock's tick
+   * read 0 ms (WebKitGTK's Benchmark page failed a CI run on it once reads stopped waiting 4 ms between
+   * polls); where one call lasts long enough (Node, Chromium, every larger point), its own time as before.
+   */
+  async timeSample(trial, r) {
+    const start = performance.now();
+    let own = await trial.timeOnce(r);
+    let calls = 1;
+    while (performance.now() - start < this.minSampleMs) {
+      own = await trial.timeOnce(r);
+      calls++;
+    }
+    return calls === 1 ? own : (performance.now() - start) / calls;
   }
 
   shuffledIndices(length) {
