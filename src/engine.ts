@@ -40,13 +40,13 @@ import { describe, oneOf, optionsObject } from './validate.js';
  * bitmask at 2^11 by turns, 1.2× apart in an independent sweep (bench/results/issue-20/).
  */
 const KEEP_DEFAULT_WITHIN = 1.1;
+/** tune(): the most clock readings one spin takes to see the clock move (see tune's clockTick). */
+const CLOCK_SPIN_READS = 20_000;
 
 /** warmUp() without KHR_parallel_shader_compile: the longest pause (ms) before asking a link's status. */
 const WARM_UP_MAX_PAUSE_MS = 50;
 /** warmUp() without KHR_parallel_shader_compile: the most pausing (ms) in one call. */
 const WARM_UP_PAUSE_BUDGET_MS = 1000;
-/** tune(): the most clock readings one spin takes to see the clock move (see tune's clockTick). */
-const CLOCK_SPIN_READS = 20_000;
 /** warmUp() without KHR_parallel_shader_compile: the first pause (ms) after the fence, before any link was timed. */
 const WARM_UP_FIRST_PAUSE_MS = 0;
 

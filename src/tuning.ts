@@ -356,8 +356,8 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
 /**
  * tune(): where calls do not block the thread, a sample is a batch of back-to-back calls meant to last
  * `sampleMs` (and at least twice the fence's own wait where timed by fence: ~4 ms in Chromium
- * without a timer query, ~5 ms in Firefox), each call reckoned at its single call's submit-to-done time or its issue time, whichever
- * is longer, at most 16 calls. With a timer query (Chromium) or glFinish (headless-gl: no asynchronous
+ * without a timer query, ~5 ms in Firefox), each call reckoned at its single call's submit-to-done
+ * time or its issue time, whichever is longer, at most 16 calls. With a timer query (Chromium) or glFinish (headless-gl: no asynchronous
  * fence; precise to microseconds) `sampleMs` alone sizes the batch (through glFinish, the point's first
  * path's batch for every path of the point: engine.ts tune()), and its GPU work is most of what a
  * tune costs (H100 egl, the default tune's calls: 634 ms of GPU time with 2 ms samples, 161 with 0.5:
