@@ -18,11 +18,12 @@ import { formatSameWork, sameWorkTwice } from './lib/same-work.mjs';
 import { pinBrowser } from './lib/pin-cores.mjs';
 import { sourceState } from './lib/source-state.mjs';
 import { TRACE_CATEGORIES, tuneTasks } from './lib/chrome-trace.mjs';
+import { tuneAwake } from './lib/gecko-profile.mjs';
 
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
          [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
          [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps] [--pin] [--chrome-trace]
-         [--tune-in page|worker] [--ticks message] [--idle-baseline-ms N] [--no-timer-query]
+         [--tune-in page|worker] [--ticks message] [--idle-baseline-ms N] [--no-timer-query] [--gecko-profile]
 Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
 --batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run);
 --trace-gaps: time every WebGL method during tune() and keep the longest stretches with where they went (slows the tune).
@@ -34,7 +35,10 @@ bench/lib/pin-cores.mjs says why), so its stretches hold no time spent waiting f
 --idle-baseline-ms N: the monitor's idle baseline before the tune runs N ms (default 500); gaps over 4/8/16 ms are counted in both.
 --no-timer-query: the page's context hides EXT_disjoint_timer_query_webgl2, so tune() times by fence (the file name gets -no-timer-query).
 --chrome-trace (chromium): Chromium's own trace of the tune: each long task of the page's main thread with its
-CPU time and what ran inside (bench/lib/chrome-trace.mjs).`;
+CPU time and what ran inside (bench/lib/chrome-trace.mjs).
+--gecko-profile (firefox): the tune alone (no sweep), under Firefox's own profiler: the page's main thread's awake
+stretches during the tune and the idle baseline before it, their CPU time, the busiest frame (bench/lib/gecko-profile.mjs);
+writes <out>/tune-main-thread-firefox-<renderer>-<date>[-worker-tune][-tag].json instead of a sweep.`;
 
 const { values } = parseArgs({ options: {
   help: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
@@ -42,6 +46,7 @@ const { values } = parseArgs({ options: {
   'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' }, 'trace-gaps': { type: 'boolean', default: false },
   pin: { type: 'boolean', default: false }, 'chrome-trace': { type: 'boolean', default: false }, 'tune-in': { type: 'string', default: 'page' },
   ticks: { type: 'string' }, 'idle-baseline-ms': { type: 'string' }, 'no-timer-query': { type: 'boolean', default: false },
+  'gecko-profile': { type: 'boolean', default: false },
 } });
 if (values.ticks !== undefined && values.ticks !== 'message') {
   console.error(`--ticks must be message (the default is a 1 ms timer); got '${values.ticks}'`);
@@ -67,6 +72,10 @@ if (values['chrome-trace'] && values.browser !== 'chromium') {
   console.error('--chrome-trace needs --browser chromium');
   process.exit(2);
 }
+if (values['gecko-profile'] && values.browser !== 'firefox') {
+  console.error('--gecko-profile needs --browser firefox');
+  process.exit(2);
+}
 exitOnHelpOrUnknownBrowser(values, USAGE);
 const q = values.quick;
 // Quick runs go where bench/results/*-quick* is git-ignored.
@@ -82,12 +91,14 @@ const query = new URLSearchParams({
   ...(values.ticks ? { ticks: values.ticks } : {}),
   ...(values['idle-baseline-ms'] ? { idleBaselineMs: values['idle-baseline-ms'] } : {}),
   ...(values['no-timer-query'] ? { timerQuery: 'off' } : {}),
+  ...(values['gecko-profile'] ? { tuneOnly: '1' } : {}),
 });
 
 // What the page runs: src/ and glsl/ of this working tree (the commit, and files changed since, as the build starts).
 const { commit, uncommitted } = sourceState();
 // Traced, the page is not minified, so the profile's samples name the engine's functions.
-const opened = await openBenchPage(new URL('./tuned-sweep-page/', import.meta.url), values.browser, { minify: !values['chrome-trace'] });
+const geckoProfileFile = values['gecko-profile'] ? join(tmpdir(), `glcompact-gecko-profile-${process.pid}.json`) : undefined;
+const opened = await openBenchPage(new URL('./tuned-sweep-page/', import.meta.url), values.browser, { minify: !values['chrome-trace'] && !values['gecko-profile'], geckoProfile: geckoProfileFile });
 const { browser } = opened;
 const started = performance.now();
 const loadAverageAtStart = loadavg();
@@ -146,6 +157,10 @@ try {
   await opened.close();
 }
 if (!results) process.exit(1);
+if (geckoProfileFile) {
+  await writeGeckoProfileResult(results);
+  process.exit(0);
+}
 
 const renderer = results.renderer.unmasked ?? results.renderer.caps;
 const date = new Date().toISOString().slice(0, 10);
@@ -183,3 +198,31 @@ console.log(`worst auto (any) / fastest path:            ×${worst.any.ratio.toF
 console.log(formatSameWork(document.sameWorkTwice));
 if (results.scans) console.log(`worst default scan / fastest scan: ×${results.scans.worst.ratio.toFixed(2)} at 2^${results.scans.worst.log2n}; within 1.15 at ${results.scans.within115} of ${results.scans.rows.length} sizes (${results.scans.rows.map((r) => `2^${r.log2n} ${r.defaultPath} ×${r.ratio.toFixed(2)}`).join(', ')})`);
 console.log(`load average ${loadAverageAtStart.map((x) => x.toFixed(2)).join(' ')} at start, ${document.loadAverageAtEnd.map((x) => x.toFixed(2)).join(' ')} at end, 1-min max ${document.load1mDuringRun.max.toFixed(2)} (mean ${document.load1mDuringRun.mean.toFixed(2)}) on ${cpus().length} cores; ${document.seconds} s; wrote ${file}`);
+
+/** --gecko-profile: the page's main thread during the tune, from the profile Firefox wrote as it closed. */
+async function writeGeckoProfileResult(results) {
+  const awake = tuneAwake(JSON.parse(await readFile(geckoProfileFile, 'utf8')));
+  console.error(`gecko profile: ${geckoProfileFile} (not kept: tens of MB)`);
+  const renderer = results.renderer.unmasked ?? results.renderer.caps;
+  const date = new Date().toISOString().slice(0, 10);
+  const { commit, uncommitted } = sourceState();
+  const tune = results.tune;
+  const document = {
+    tool: 'glcompact bench/tuned-sweep-browser.mjs --gecko-profile', engine: values.browser, engineVersion: opened.browser.version, userAgent: results.userAgent,
+    renderer, commit, uncommitted, node: process.version, date, config: results.config,
+    pinned: values.pin ? { how: 'the page\'s main thread alone on core 0, the browser\'s other threads on core 1 (bench/lib/pin-cores.mjs)' } : false,
+    timing: 'Firefox\'s Gecko profiler (1 ms samples, Awake markers with CPU time) over the page\'s main thread between performance.mark tune-start and tune-end, and the idle baseline before it (idle-start, idle-end); frames of 1000/60 ms from each window\'s start',
+    loadAverageAtEnd: loadavg(), tune: { wallMs: tune.wallMs, longestGapMs: tune.longestGapMs, idleLongestGapMs: tune.idleLongestGapMs, tuneIn: results.config.tuneIn, sizes: results.config.tuneSizes.map((s) => 2 ** s) },
+    mainThread: awake,
+  };
+  await mkdir(out, { recursive: true });
+  const file = join(out, `tune-main-thread-firefox-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values['tune-in'] === 'worker' ? '-worker-tune' : ''}${values.tag ? `-${values.tag}` : ''}.json`);
+  await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
+  const line = (name, w) => `${name}: ${w.ms.toFixed(0)} ms, ${w.stretches} awake stretches (${w.awakeMs.toFixed(0)} ms awake, ${w.cpuMs.toFixed(0)} ms CPU), over 2 ms: ${w.over} of wall, ${w.overCpu} of CPU (${Object.entries(w.overCpuBy).map(([k, n]) => `${k} ${n}`).join(', ')}); longest ${w.longestMs.toFixed(1)} ms wall, ${w.longestCpuMs.toFixed(1)} ms CPU; busiest frame ${w.busiestFrameMs.toFixed(1)} ms awake, ${w.busiestFrameCpuMs.toFixed(1)} ms CPU; frames over 2 ms of CPU ${w.framesOverCpu} of ${w.frames}`;
+  console.log(`${values.browser} ${opened.browser.version}; renderer: ${renderer}; tune ${results.config.tuneIn === 'worker' ? 'in a worker' : 'on the page'}, ${tune.wallMs.toFixed(0)} ms`);
+  if (awake.idle) console.log(line('idle baseline', awake.idle));
+  console.log(line('tune', awake.tune));
+  console.log(`tasks in the last 5 ms before the tune's end: ${awake.tasksBeforeEnd.map((t) => `${t.name} at ${t.atMs.toFixed(2)} ms, ${t.ms.toFixed(2)} ms`).join('; ')}`);
+  for (const t of awake.tune.long) console.log(`  at ${t.atMs.toFixed(0)} ms: ${t.ms.toFixed(1)} ms (CPU ${t.cpuMs.toFixed(1)}, ${t.whose}) ${JSON.stringify(t.samples)}`);
+  console.log(`wrote ${file}`);
+}

@@ -64,11 +64,15 @@ export async function freePort() {
 /**
  * Launches one engine.
  * @param {'chromium' | 'firefox' | 'webkit'} engine
+ * @param {{ geckoProfile?: string }} [options] geckoProfile (firefox only): Firefox's profiler runs from
+ *   its start (main threads and workers, JS stacks, CPU time, 1 ms samples) and writes its profile to
+ *   this file when the browser closes (bench/lib/gecko-profile.mjs reads it).
  * @returns {Promise<{ engine: string, version: string, newPage(options?: { width?: number, height?: number }): Promise<BrowserPage>, close(): Promise<void> }>}
  */
-export async function launchBrowser(engine) {
+export async function launchBrowser(engine, { geckoProfile } = {}) {
+  if (geckoProfile !== undefined && engine !== 'firefox') throw new Error(`a Gecko profile needs firefox; got '${engine}'`);
   if (engine === 'chromium') return launchChromium();
-  if (engine === 'firefox') return launchFirefox();
+  if (engine === 'firefox') return launchFirefox(geckoProfile);
   if (engine === 'webkit') return launchWebKit();
   throw new Error(`unknown browser engine '${engine}': use one of ${browserEngines.join(', ')}`);
 }
@@ -155,13 +159,24 @@ async function launchChromium() {
   };
 }
 
-async function launchFirefox() {
+async function launchFirefox(geckoProfile) {
   requireDisplay('firefox');
   const { default: puppeteer } = await import('puppeteer-core');
+  // The Gecko profiler's startup settings (Firefox's documented MOZ_PROFILER_* variables); 2^26
+  // entries of buffer hold a few minutes of two threads' 1 ms samples and markers.
+  const profilerEnv = geckoProfile === undefined ? {} : {
+    MOZ_PROFILER_STARTUP: '1',
+    MOZ_PROFILER_STARTUP_FEATURES: 'js,stackwalk,cpu',
+    MOZ_PROFILER_STARTUP_FILTERS: 'GeckoMain,DOM Worker',
+    MOZ_PROFILER_STARTUP_INTERVAL: '1',
+    MOZ_PROFILER_STARTUP_ENTRIES: String(2 ** 26),
+    MOZ_PROFILER_SHUTDOWN: geckoProfile,
+  };
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: firefoxExecutable,
     headless: false,
+    env: { ...process.env, ...profilerEnv },
     // Keep Firefox off this machine's closed network and quiet about it.
     extraPrefsFirefox: {
       'app.update.enabled': false,

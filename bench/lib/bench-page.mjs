@@ -24,10 +24,11 @@ export function exitOnHelpOrUnknownBrowser(values, usage) {
 
 /**
  * Builds the page folder `folder` (a URL), serves it and launches `engine`; `minify: false` keeps the
- * functions' names (a profile's samples name them).
+ * functions' names (a profile's samples name them); `geckoProfile` (firefox): a file for Firefox's own
+ * profile of the whole run, written as the browser closes (scripts/browsers.mjs launchBrowser).
  * @returns `browser`, `url(path)` of a page on the server, and `close()` (browser, server, build output).
  */
-export async function openBenchPage(folder, engine, { minify = true } = {}) {
+export async function openBenchPage(folder, engine, { minify = true, geckoProfile } = {}) {
   const root = folder.pathname;
   const pageConfig = {
     configFile: false, root, base: './', logLevel: 'error',
@@ -40,7 +41,7 @@ export async function openBenchPage(folder, engine, { minify = true } = {}) {
   console.error(`building bench/${basename(root)}…`);
   await build({ ...pageConfig, build: { outDir, emptyOutDir: true, target: 'es2022', minify } });
   const server = await preview({ ...pageConfig, build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-  const browser = await launchBrowser(engine);
+  const browser = await launchBrowser(engine, { geckoProfile });
   return {
     browser,
     url: (path) => `${server.resolvedUrls.local[0]}${path}`,

@@ -13,6 +13,7 @@
 //      ?traceGaps=1 (time every WebGL method during tune(): the longest stretches, and where they went),
 //      ?ticks=message (the stretch monitor ticks at every task boundary, not by a clamped 1 ms timer),
 //      ?idleBaselineMs=N (the idle baseline's length, default 500: as long as the tune for a fair floor),
+//      ?tuneOnly=1 (the tune alone: state.done after it, no rows),
 //      ?timerQuery=off (the context hides EXT_disjoint_timer_query_webgl2: the tune times by fence),
 //      ?tuneIn=worker (engine.tune({ worker }): the samples in a Web Worker of this page, ./tune.worker.ts,
 //      on its own OffscreenCanvas context; the page only takes the profile. The worker starts with the
@@ -102,6 +103,8 @@ const batchParam = params.get('batch') === null ? null : Number(params.get('batc
 const seed = Number(params.get('seed') ?? 20);
 /** ?ticks=message: the stretch monitor ticks by a message posted to itself (every task boundary) instead of a 1 ms timer (4 ms clamps). */
 const messageTicks = params.get('ticks') === 'message';
+/** ?tuneOnly=1: the tune alone, no sweep after it (a profiled run keeps only the tune in its buffer). */
+const tuneOnly = params.get('tuneOnly') === '1';
 /** ?idleBaselineMs=N: how long the idle baseline of the monitor runs before the tune (default 500 ms). */
 const idleBaselineMs = Number(params.get('idleBaselineMs') ?? 500);
 if (!(Number.isInteger(idleBaselineMs) && idleBaselineMs > 0)) throw new Error(`?idleBaselineMs must be a positive integer; got ${params.get('idleBaselineMs')}`);
@@ -270,7 +273,9 @@ async function run(): Promise<void> {
   status('idle baseline of the tick monitor', 0);
   await sleep(worker ? 3500 : 1000); // past the page's load and first paints (and the pinner's next poll after the worker started)
   const idle = stretchMonitor();
+  performance.mark('idle-start'); // the idle baseline in a Gecko profile too (bench/lib/gecko-profile.mjs)
   await sleep(idleBaselineMs);
+  performance.mark('idle-end');
   const idleStretches = idle.stop();
   const idleLongestGapMs = idleStretches.longestGapMs;
   status(`engine.tune({ sizes: 2^${tuneSizes.join(', 2^')} })`, 0.01);
@@ -293,6 +298,11 @@ async function run(): Promise<void> {
   }
   state.tune = { wallMs, idleLongestGapMs, idleGapsOver: idleStretches.gapsOver, idleBaselineMs, ...stretches, profile, switchMargin: densitySwitchMargin(profile) };
   log.textContent += `tune ${wallMs.toFixed(0)} ms, longest gap ${state.tune.longestGapMs.toFixed(1)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}\n`;
+  if (tuneOnly) {
+    status('done (?tuneOnly=1: no sweep)', 1);
+    state.done = true;
+    return;
+  }
 
   const series: Array<[string, Record<string, unknown>, boolean]> = [
     ...compactCandidates.map(({ path, keepsOrder }) => [path, optionsForPath(path), keepsOrder] as [string, Record<string, unknown>, boolean]),
