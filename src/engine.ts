@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -751,7 +751,8 @@ export class Engine {
    * slower than another at the tuned density nearest the last one counted (1.35× where the tune timed
    * through gl.finish(), as in headless-gl: tuning.ts#densitySwitchMargin), it takes the faster one
    * (no read is added for this). A size leaves the built-in default only on a second opinion: the
-   * default and the paths chosen over it are sampled again. Before (or without) tuning they
+   * default and the paths chosen over it are sampled again; so does a tuned density where a call would
+   * leave the size's choice (the choice and the faster path, at that density). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
    * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread
@@ -1104,6 +1105,26 @@ export class Engine {
         if (rounds.length > 0) secondOpinions[key] = rounds;
         profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
+        // A second opinion before a density leaves the class's choice (tuning.ts#densitySwitches): the
+        // choice and the path a call there would switch to are sampled again at that point, each keeping
+        // the lower of its two medians; a new switch their times make is asked in turn (a path at most
+        // once per point). The class's choice stays: it rests on every density.
+        const margin = densitySwitchMargin(profile);
+        const confirmedAt = new Set<string>();
+        for (let round = 0; round < anyPaths.length; round++) {
+          const asked = densitySwitches(profile, key, points, margin).filter(([point, paths]) => paths.some((path) => !confirmedAt.has(`${point} ${path}`)));
+          if (asked.length === 0) break;
+          for (const [point, paths] of asked) {
+            for (const path of paths) {
+              const s = samplersAt.get(point)?.get(path);
+              if (!s) continue;
+              await s.confirm();
+              profile.timings[point]![path] = s.median();
+              confirmedAt.add(`${point} ${path}`);
+            }
+            (secondOpinions[point] ??= []).push(paths);
+          }
+        }
         const scanPoint = `${key}/scan`;
         profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, [scanCandidates]);
         const defaultScanHere = defaultScan(undefined);

@@ -93,9 +93,10 @@ export interface TuneSampling {
   /** Per point (size class / density, or size class / scan) and path: how its samples were sized. */
   batches: Record<string, Record<string, TuneBatch>>;
   /**
-   * Per size class (compactions) or size class / scan: the paths sampled a second time
-   * (`secondOpinion`), round by round. A round's lowered times can make another path the choice, which
-   * is then asked in the next round; a path asked in an earlier round can lose the class in a later one.
+   * Per size class (compactions), size class / scan, or size class / density: the paths sampled a
+   * second time (`secondOpinion`; at a density, `densitySwitches`: the class's choice and the path a
+   * call there would switch to), round by round. A round's lowered times can make another path the
+   * choice, which is then asked in the next round; a path asked in an earlier round can lose the class in a later one.
    */
   secondOpinions?: Record<string, string[][]>;
 }
@@ -294,6 +295,33 @@ export function choiceOverDensities(timings: TuningProfile['timings'], points: r
 export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choice: string }>): string[] {
   const chosen = [...new Set(choices.map((c) => c.choice))].filter((path) => path !== defaultPath);
   return chosen.length === 0 ? [] : [defaultPath, ...chosen];
+}
+
+/**
+ * Where `auto` would leave a size class's choice (choiceAtDensity) at one of its tuned densities: per
+ * point (`key/density`), the class's choice and the faster path a call there would take (for 'keep'
+ * and for 'any', together). tune() samples both a second time before that switch stands, as it does
+ * before a class leaves the default (secondOpinion): the switch rests on one point's timings, which
+ * one disturbed sample decides. Firefox + llvmpipe, 2^12 (bench/results/issue-20/tuned-sweep-firefox-
+ * *-thirteenth-unpinned.json): the bitmask read 2.29 ms per call at 90 % kept against 0.75-1.0 at 10
+ * and 50 %, the HistoPyramid 1.57, and auto ran the HistoPyramid at 75-95 % at 1.2-1.3x the bitmask.
+ */
+export function densitySwitches(profile: Pick<TuningProfile, 'compact' | 'timings'>, key: string, points: readonly string[], stayWithin: number): Array<[string, string[]]> {
+  const switches: Array<[string, string[]]> = [];
+  for (const point of points) {
+    const timings = profile.timings[point];
+    if (timings === undefined) continue;
+    const asked = new Set<string>();
+    for (const order of ['keep', 'any'] as const) {
+      const chosen = profile.compact[order][key];
+      const paths = compactCandidates.filter((c) => (order === 'any' || c.keepsOrder) && typeof timings[c.path] === 'number').map((c) => c.path);
+      if (chosen === undefined || typeof timings[chosen] !== 'number' || paths.length === 0) continue;
+      const best = paths.reduce((a, b) => (timings[b]! < timings[a]! ? b : a));
+      if (timings[chosen]! > timings[best]! * stayWithin) asked.add(chosen).add(best);
+    }
+    if (asked.size > 0) switches.push([point, [...asked]]);
+  }
+  return switches;
 }
 
 /** Checks a profile given to engine.useProfile(); returns it typed, or throws saying what is wrong. */

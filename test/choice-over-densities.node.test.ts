@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, densitySwitchMargin, secondOpinion } from '../src/tuning.js';
+import { choiceOverDensities, densitySwitches, densitySwitchMargin, secondOpinion } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -61,5 +61,31 @@ describe('densitySwitchMargin', () => {
     expect(densitySwitchMargin(timed('fence'))).toBe(1.15);
     expect(densitySwitchMargin(timed('finish'))).toBe(1.35);
     expect(densitySwitchMargin({})).toBe(1.15);
+  });
+});
+
+describe('densitySwitches', () => {
+  const profileOf = (timings: ReturnType<typeof timingsOf>, keep: string, any: string) => ({ timings, compact: { keep: { 16: keep }, any: { 16: any } } }) as unknown as Parameters<typeof densitySwitches>[0];
+
+  it('names, per tuned density, the class\'s choice and the faster path a call there would switch to', () => {
+    // The bitmask is the class's choice for both orders; at 0.9 the HistoPyramid is 2x faster (a
+    // switch for 'keep' and 'any'), Jumping Jack faster still (a switch for 'any' only).
+    const timings = timingsOf([[1, 1.1, 3], [1, 1.1, 3], [2, 1, 0.8]]);
+    expect(densitySwitches(profileOf(timings, 'bitmask', 'bitmask'), '16', points, 1.15)).toEqual([['16/0.9', ['bitmask', 'histopyramid', 'jumping-jack']]]);
+  });
+
+  it('asks nothing where the choice is within the margin of the fastest, or is the fastest', () => {
+    const timings = timingsOf([[1, 1.1, 3], [1.14, 1, 3], [2, 1, 0.8]]);
+    // 1.14 / 1 is within 1.15; at 0.9 Jumping Jack, the 'any' choice below, is the fastest.
+    expect(densitySwitches(profileOf(timings, 'bitmask', 'bitmask'), '16', points.slice(0, 2), 1.15)).toEqual([]);
+    expect(densitySwitches(profileOf(timings, 'histopyramid', 'jumping-jack'), '16', ['16/0.9'], 1.15)).toEqual([]);
+    // At the wider margin of glFinish-timed profiles (1.35) the 2x loss still asks.
+    expect(densitySwitches(profileOf(timings, 'bitmask', 'jumping-jack'), '16', ['16/0.9'], 1.35)).toEqual([['16/0.9', ['bitmask', 'histopyramid']]]);
+  });
+
+  it('skips points and paths with no timings (a path never sampled there)', () => {
+    const timings = { '16/0.1': { bitmask: 3, histopyramid: 1 } } as unknown as ReturnType<typeof timingsOf>;
+    expect(densitySwitches(profileOf(timings, 'bitmask', 'bitmask'), '16', ['16/0.1', '16/0.5'], 1.15)).toEqual([['16/0.1', ['bitmask', 'histopyramid']]]);
+    expect(densitySwitches(profileOf(timings, 'horn', 'horn'), '16', ['16/0.1'], 1.15)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, type TuneProgress, type TuningProfile } from '../src/index.js';
 import { defaultScan } from '../src/scan/algorithms.js';
-import { batchCalls, ENGINE_VERSION, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
+import { batchCalls, choiceAtDensity, densitySwitches, densitySwitchMargin, ENGINE_VERSION, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
 import { testContext } from './support/engine.js';
 import { countGlObjects, nonZero } from './support/gl-objects.js';
 import { replaceGlMethod } from './support/gl-method.js';
@@ -346,9 +346,11 @@ describe('engine.tune()', () => {
     for (const choice of [profile.compact.keep[key!]!, profile.compact.any[key!]!]) expect(asked, `the choice ${choice}`).toContain(choice);
     for (const density of [0.2, 0.8]) {
       const batches = profile.sampling!.batches[`${key}/${density}`]!;
+      // Also asked again there: the paths of a density switch (its second opinion, the next test).
+      const askedHere = [...asked, ...(profile.sampling!.secondOpinions![`${key}/${density}`] ?? []).flat()];
       for (const [path, batch] of Object.entries(batches)) {
         // Asked again: twice `repeats`; the others were not (1 where left at their first sample).
-        if (asked.includes(path)) expect(batch.samples, `${key}/${density} ${path}`).toBe(6);
+        if (askedHere.includes(path)) expect(batch.samples, `${key}/${density} ${path}`).toBe(6);
         else expect([1, 3], `${key}/${density} ${path}`).toContain(batch.samples);
       }
     }
@@ -398,6 +400,43 @@ describe('engine.tune()', () => {
     // Without the second opinion the bitmask's time at 80 % would be the slowed one, as its single
     // call there was.
     expect(at(0.8)['bitmask']!, JSON.stringify(profile.timings)).toBeLessThan(record.oneCallMs / 2);
+    ballast.dispose();
+    engine.dispose();
+  });
+
+  it('a density leaves the class\'s choice only on a second opinion: the choice and the faster path sampled twice there', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    // Every path but the bitmask slowed at 20 % kept (16 ballast scans per call), the bitmask at 80 %
+    // (4): the bitmask keeps the class (its worst ratio, at 80 %, is the smaller), and at 80 % the
+    // others are faster by far more than the margin, so calls there switch. Slowed at every call, the
+    // switch survives its second opinion, and both paths it rests on have twice `repeats` samples.
+    const ballast = engine.stream(new Uint32Array(2 ** 16));
+    const [low, high] = [0.2 * 1_000_000 - 1, 0.8 * 1_000_000 - 1];
+    const compact = engine.compact.bind(engine);
+    engine.compact = ((stream, options) => {
+      const lessEqual = (options?.keep as { lessEqual?: number } | undefined)?.lessEqual;
+      const bitmask = options?.algorithm === 'bitmask';
+      const scans = lessEqual === low && !bitmask ? 16 : lessEqual === high && bitmask ? 4 : 0;
+      for (let k = 0; k < scans; k++) engine.scan(ballast, { algorithm: 'recursive-doubling' }).dispose();
+      return compact(stream, options);
+    }) as typeof engine.compact;
+    const profile = await engine.tune({ sizes: [1000], densities: [0.2, 0.8], repeats: 3 });
+    const [key] = Object.keys(profile.compact.keep);
+    const timings = JSON.stringify(profile.timings);
+    expect(profile.compact.keep[key!], timings).toBe('bitmask');
+    expect(profile.compact.any[key!], timings).toBe('bitmask');
+    const margin = densitySwitchMargin(profile);
+    const switches = densitySwitches(profile, key!, [`${key}/0.2`, `${key}/0.8`], margin);
+    expect(switches.map(([point]) => point), `the switch at 80 % stands: ${timings}`).toEqual([`${key}/0.8`]);
+    const [, paths] = switches[0]!;
+    expect(paths[0]).toBe('bitmask');
+    const batches = profile.sampling!.batches[`${key}/0.8`]!;
+    for (const path of paths) expect(batches[path]!.samples, `${path} at 80 %`).toBe(6);
+    expect(profile.sampling!.secondOpinions![`${key}/0.8`]!.flat(), 'recorded').toEqual(expect.arrayContaining(paths));
+    // A call at 80 % takes the switch: choiceAtDensity on the profile the engine now holds.
+    expect(choiceAtDensity(profile, 'keep', 1000, 0.8, margin), timings).not.toBe('bitmask');
+    expect(choiceAtDensity(profile, 'keep', 1000, 0.2, margin), timings).toBe('bitmask');
     ballast.dispose();
     engine.dispose();
   });
