@@ -201,8 +201,8 @@ console.log(`load average ${loadAverageAtStart.map((x) => x.toFixed(2)).join(' '
 
 /** --gecko-profile: the page's main thread during the tune, from the profile Firefox wrote as it closed. */
 async function writeGeckoProfileResult(results) {
-  const awake = tuneAwake(JSON.parse(await readFile(geckoProfileFile, 'utf8')));
-  console.error(`gecko profile: ${geckoProfileFile} (not kept: tens of MB)`);
+  const awake = tuneAwake(await readGeckoProfile(geckoProfileFile));
+  console.error(`gecko profile: ${geckoProfileFile} (for another look; tens of MB, not committed)`);
   const renderer = results.renderer.unmasked ?? results.renderer.caps;
   const date = new Date().toISOString().slice(0, 10);
   const { commit, uncommitted } = sourceState();
@@ -225,4 +225,21 @@ async function writeGeckoProfileResult(results) {
   console.log(`tasks in the last 5 ms before the tune's end: ${awake.tasksBeforeEnd.map((t) => `${t.name} at ${t.atMs.toFixed(2)} ms, ${t.ms.toFixed(2)} ms`).join('; ')}`);
   for (const t of awake.tune.long) console.log(`  at ${t.atMs.toFixed(0)} ms: ${t.ms.toFixed(1)} ms (CPU ${t.cpuMs.toFixed(1)}, ${t.whose}) ${JSON.stringify(t.samples)}`);
   console.log(`wrote ${file}`);
+}
+
+/**
+ * The profile Firefox writes as it shuts down. Puppeteer's close waits a few seconds for Firefox to exit
+ * and then kills it, so the file may still be being written, or never come: read it once it parses,
+ * for up to 30 s.
+ */
+async function readGeckoProfile(file) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`Firefox wrote no complete profile to ${file} within 30 s of closing (${error.message}); was it killed before it finished?`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }

@@ -980,10 +980,11 @@ export class Engine {
       };
       /**
        * A second opinion (tuning.ts#secondOpinion): `repeats` fresh samples after an untimed call,
-       * and from then on the lower of the two medians (what slows a sample only adds time). Once.
+       * and from then on the lower of the two medians (what slows a sample only adds time). Once:
+       * false where it had been taken already (no samples added).
        */
-      const confirm = async (): Promise<void> => {
-        if (confirmed !== undefined) return;
+      const confirm = async (): Promise<boolean> => {
+        if (confirmed !== undefined) return false;
         await complete();
         const first = middle(times);
         const fresh: number[] = [];
@@ -993,6 +994,7 @@ export class Engine {
           fresh.push(times.pop()!);
         }
         confirmed = Math.min(first, middle(fresh));
+        return true;
       };
       return { one, batch, sample, median, complete, confirm };
     };
@@ -1083,48 +1085,61 @@ export class Engine {
         // again, and each path's time is the lower of its two medians (tuning.ts#secondOpinion). The
         // lowered times can make a third path the choice: it is asked again in turn, until every
         // path chosen over the default has had its second opinion (at most once per path).
+        // Then a second opinion before a density leaves the class's choice (tuning.ts#densitySwitches):
+        // the choice and the path a call there would switch to are sampled again at that point (a path
+        // at most once per point). Their lowered times can change the class's choice too (the faster
+        // path's lower time raises the others' ratios there), so both are asked again until neither
+        // asks anything new: the choices stored are then the ones the timings stored give
+        // (bench/switch-replay.ts re-derives them from those).
         const confirmed = new Set<string>();
-        // For the record (profile.sampling.secondOpinions): the paths asked again, round by round.
+        const confirmedAt = new Set<string>();
+        const margin = densitySwitchMargin(profile);
+        // For the record (profile.sampling.secondOpinions): the paths asked again, round by round, per
+        // class; per point, the paths a density's second opinion sampled again.
         const rounds: string[][] = [];
-        for (let contested = secondOpinion('bitmask', [keep, any]); contested.some((path) => !confirmed.has(path)); contested = secondOpinion('bitmask', [keep, any])) {
-          for (const point of points) {
-            for (const path of contested) {
-              const s = samplersAt.get(point)?.get(path);
-              if (!s) continue;
-              await s.confirm();
+        const secondOpinions = (profile.sampling!.secondOpinions ??= {});
+        for (let pass = 0; pass <= anyPaths.length; pass++) {
+          for (let contested = secondOpinion('bitmask', [keep, any]); contested.some((path) => !confirmed.has(path)); contested = secondOpinion('bitmask', [keep, any])) {
+            for (const point of points) {
+              for (const path of contested) {
+                await samplersAt.get(point)!.get(path)!.confirm();
+                profile.timings[point]![path] = samplersAt.get(point)!.get(path)!.median();
+              }
+            }
+            rounds.push(contested.filter((path) => !confirmed.has(path)));
+            for (const path of contested) confirmed.add(path);
+            keep = fastest(keepPaths);
+            any = fastest(anyPaths);
+            await settle();
+          }
+          profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
+          profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
+          let asked = false;
+          for (const [point, paths] of densitySwitches(profile, key, points, margin)) {
+            const sampledAgain: string[] = [];
+            for (const path of paths) {
+              if (confirmedAt.has(`${point} ${path}`)) continue;
+              confirmedAt.add(`${point} ${path}`);
+              // A path already asked for the class (or at this point) has its two opinions: false.
+              const s = samplersAt.get(point)!.get(path)!;
+              if (!(await s.confirm())) continue;
               profile.timings[point]![path] = s.median();
+              sampledAgain.push(path);
+            }
+            if (sampledAgain.length > 0) {
+              (secondOpinions[point] ??= []).push(sampledAgain);
+              asked = true;
             }
           }
-          rounds.push(contested.filter((path) => !confirmed.has(path)));
-          for (const path of contested) confirmed.add(path);
+          if (!asked) break;
           keep = fastest(keepPaths);
           any = fastest(anyPaths);
           await settle();
         }
-        const secondOpinions = (profile.sampling!.secondOpinions ??= {});
         if (rounds.length > 0) secondOpinions[key] = rounds;
+        // Where the passes ran out (not seen: each asks a path at most once per point), the choices the timings give.
         profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
-        // A second opinion before a density leaves the class's choice (tuning.ts#densitySwitches): the
-        // choice and the path a call there would switch to are sampled again at that point, each keeping
-        // the lower of its two medians; a new switch their times make is asked in turn (a path at most
-        // once per point). The class's choice stays: it rests on every density.
-        const margin = densitySwitchMargin(profile);
-        const confirmedAt = new Set<string>();
-        for (let round = 0; round < anyPaths.length; round++) {
-          const asked = densitySwitches(profile, key, points, margin).filter(([point, paths]) => paths.some((path) => !confirmedAt.has(`${point} ${path}`)));
-          if (asked.length === 0) break;
-          for (const [point, paths] of asked) {
-            for (const path of paths) {
-              const s = samplersAt.get(point)?.get(path);
-              if (!s) continue;
-              await s.confirm();
-              profile.timings[point]![path] = s.median();
-              confirmedAt.add(`${point} ${path}`);
-            }
-            (secondOpinions[point] ??= []).push(paths);
-          }
-        }
         const scanPoint = `${key}/scan`;
         profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, [scanCandidates]);
         const defaultScanHere = defaultScan(undefined);

@@ -94,9 +94,10 @@ export interface TuneSampling {
   batches: Record<string, Record<string, TuneBatch>>;
   /**
    * Per size class (compactions), size class / scan, or size class / density: the paths sampled a
-   * second time (`secondOpinion`; at a density, `densitySwitches`: the class's choice and the path a
-   * call there would switch to), round by round. A round's lowered times can make another path the
-   * choice, which is then asked in the next round; a path asked in an earlier round can lose the class in a later one.
+   * second time (`secondOpinion`; at a density, `densitySwitches`: of the class's choice and the path a
+   * call there would switch to, those not sampled twice already for the class), round by round. A
+   * round's lowered times can make another path the choice, which is then asked in the next round; a
+   * path asked in an earlier round can lose the class in a later one.
    */
   secondOpinions?: Record<string, string[][]>;
 }
@@ -117,7 +118,7 @@ export interface TuneBatch {
    * candidate sets by its first sample and by its single call (`pathsToResample`; not sampled again
    * unless a choice rests on it), or 2 × `repeats` where the path was sampled a second time
    * (`secondOpinion`: the default and the paths chosen over it, even where the class then came back to
-   * the default). A path sampled again is called once more, untimed, before its later
+   * the default; `densitySwitches`: at a density where a call would leave the class's choice). A path sampled again is called once more, untimed, before its later
    * samples (its targets back in the pool).
    */
   samples?: number;

@@ -82,8 +82,8 @@ describe('bench/lib/gecko-profile.mjs tuneAwake', () => {
     // Over 2 ms of wall: 1010 (5), 1100 (3.5), 1200 (3), 1300 (6); of CPU: 1010, 1100, 1200.
     expect(tune.over).toBe(4);
     expect(tune.overCpu).toBe(3);
-    expect(tune.overCpuBy).toEqual({ page: 1, gc: 1, webdriver: 1 });
-    expect(tune.long.map((t: { atMs: number; whose: string }) => [t.atMs, t.whose])).toEqual([[10, 'page'], [100, 'gc'], [200, 'webdriver'], [300, 'page']]);
+    expect(tune.overCpuBy).toEqual({ page: 1, gc: 1, webdriver: 1, browser: 0 });
+    expect(tune.long.map((t: { atMs: number; whose: string }) => [t.atMs, t.whose])).toEqual([[10, 'page'], [100, 'gc'], [200, 'webdriver'], [300, 'browser']]);
     expect(tune.long[0]!.samples).toEqual({ 'serveTuning (main.js:10:2)': 1, 'samples (main.js:20:2)': 1 });
     // Frames of 1000/60 ms from the start: the first holds 2 ms (from the straddling stretch) + 5 (1010-1015).
     expect(tune.busiestFrameMs).toBeCloseTo(7, 9);

@@ -346,7 +346,8 @@ describe('engine.tune()', () => {
     for (const choice of [profile.compact.keep[key!]!, profile.compact.any[key!]!]) expect(asked, `the choice ${choice}`).toContain(choice);
     for (const density of [0.2, 0.8]) {
       const batches = profile.sampling!.batches[`${key}/${density}`]!;
-      // Also asked again there: the paths of a density switch (its second opinion, the next test).
+      // Also asked again there: the paths of a density switch (its own second opinion: 'a density
+      // leaves the class's choice only on a second opinion' below).
       const askedHere = [...asked, ...(profile.sampling!.secondOpinions![`${key}/${density}`] ?? []).flat()];
       for (const [path, batch] of Object.entries(batches)) {
         // Asked again: twice `repeats`; the others were not (1 where left at their first sample).
@@ -397,6 +398,8 @@ describe('engine.tune()', () => {
     expect(bursts.slice(0, 3), 'an untimed call, the single call, then a sample').toEqual([1, 1, record.calls]);
     expect(callsAtHigh(), `a second opinion after the first's ${firstOpinionCalls()} calls: ${JSON.stringify(bursts)} ${JSON.stringify(profile.timings)} ${JSON.stringify(profile.sampling)}`).toBeGreaterThan(firstOpinionCalls());
     expect(record.samples, 'sampled twice').toBe(6);
+    // The class's second opinion asked it (the density's asks only what the class's has not).
+    expect(profile.sampling!.secondOpinions![key!]!.flat(), 'asked for the class').toContain('bitmask');
     // Without the second opinion the bitmask's time at 80 % would be the slowed one, as its single
     // call there was.
     expect(at(0.8)['bitmask']!, JSON.stringify(profile.timings)).toBeLessThan(record.oneCallMs / 2);
@@ -433,7 +436,10 @@ describe('engine.tune()', () => {
     expect(paths[0]).toBe('bitmask');
     const batches = profile.sampling!.batches[`${key}/0.8`]!;
     for (const path of paths) expect(batches[path]!.samples, `${path} at 80 %`).toBe(6);
-    expect(profile.sampling!.secondOpinions![`${key}/0.8`]!.flat(), 'recorded').toEqual(expect.arrayContaining(paths));
+    // Recorded where they were sampled again: at the point, or for the class where its own second
+    // opinion had asked them already (WebKitGTK: the bitmask lost the class at first, then came back).
+    const asked = [...(profile.sampling!.secondOpinions![`${key}/0.8`] ?? []), ...(profile.sampling!.secondOpinions![key!] ?? [])].flat();
+    expect(asked, `recorded: ${JSON.stringify(profile.sampling!.secondOpinions)}`).toEqual(expect.arrayContaining(paths));
     // A call at 80 % takes the switch: choiceAtDensity on the profile the engine now holds.
     expect(choiceAtDensity(profile, 'keep', 1000, 0.8, margin), timings).not.toBe('bitmask');
     expect(choiceAtDensity(profile, 'keep', 1000, 0.2, margin), timings).toBe('bitmask');

@@ -74,8 +74,10 @@ function namedFrames(thread, from, to) {
 
 /**
  * Whose a stretch's work was, by its samples' named frames: 'webdriver' (the harness's WebDriver BiDi
- * agent, chrome://remote/, evaluating its polls of the page), 'gc' (a garbage or cycle collection of
- * the page's heap), else 'page' (the page's scripts and the engine, the browser's own tasks).
+ * agent, chrome://remote/, evaluating its polls of the page), 'gc' (mostly a garbage or cycle
+ * collection of the page's heap), 'page' (a sample in one of the page's scripts, the engine's among
+ * them), else 'browser' (only the browser's own labels and native frames: its event loop, timers,
+ * layout, the profiler; or no sample at all).
  */
 function whose(samples) {
   const entries = Object.entries(samples);
@@ -83,7 +85,9 @@ function whose(samples) {
   const count = (list) => list.reduce((sum, [, n]) => sum + n, 0);
   const collecting = entries.filter(([name]) => /GC|\bCC\b|sweepPhase|UnmarkGray/.test(name));
   if (entries.length > 0 && 2 * count(collecting) >= count(entries)) return 'gc';
-  return 'page';
+  // A page script's frame: `function (file.js:line:column)`, not a browser-internal one (self-hosted, chrome://).
+  if (entries.some(([name]) => /\.m?[jt]s:\d+:\d+\)/.test(name) && !name.includes('self-hosted'))) return 'page';
+  return 'browser';
 }
 
 /** What the thread did in [from, to): its awake stretches, those over `overMs`, and its busiest frame. */
@@ -122,7 +126,8 @@ function summarize(thread, stretches, from, to, overMs, frameMs) {
     over: inside.filter((a) => a.ms > overMs).length,
     overCpu: inside.filter((a) => a.cpuMs > overMs).length,
     // The stretches over overMs of CPU, by whose work their samples show.
-    overCpuBy: Object.fromEntries(['page', 'gc', 'webdriver'].map((w) => [w, over.filter((a) => a.cpuMs > overMs && a.whose === w).length])),
+    // (CPU time as Gecko counts it per stretch: see awakeStretches, it can exceed the wall time.)
+    overCpuBy: Object.fromEntries(['page', 'gc', 'webdriver', 'browser'].map((w) => [w, over.filter((a) => a.cpuMs > overMs && a.whose === w).length])),
     longestMs: Math.max(0, ...inside.map((a) => a.ms)),
     longestCpuMs: Math.max(0, ...inside.map((a) => a.cpuMs)),
     awakeMs: inside.reduce((sum, a) => sum + a.ms, 0),
