@@ -3,6 +3,10 @@
 // indices' length; an index at or past the source's length reads as zeros, and texels past the
 // indices' length are padding (zeros), as in every stream. Either length may still be on the GPU
 // (a compaction's output), so the output can be chained without a readback.
+// With INDEX_LANES (the radix sort's last digit, src/sort.ts): index j is lane j % INDEX_LANES of
+// texel j / INDEX_LANES of a TEXTURE_2D_ARRAY, four lanes to a texel, a layer per four lanes (where
+// radix-select.frag wrote them), not a texture in the output's layout: the sort gathers from there
+// without first copying the indices into its keys' layout.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -11,8 +15,14 @@ precision highp usampler2D;
 
 uniform usampler2D u_source;
 uniform int u_sourceWidthLog2;
+#ifdef INDEX_LANES
+precision highp usampler2DArray;
+uniform usampler2DArray u_indices;
+uniform int u_indicesWidthLog2;      // its texels'
+#else
 uniform usampler2D u_indices;        // one uint per texel, in the output's layout
-uniform int u_widthLog2;
+#endif
+uniform int u_widthLog2;             // the output's
 #ifdef SOURCE_LENGTH_FROM_TEXTURE
 uniform usampler2D u_sourceLengthTexture;
 uint sourceLength() { return texelFetch(u_sourceLengthTexture, ivec2(0), 0).r; }
@@ -32,7 +42,13 @@ out uvec4 outValue;
 void main() {
   ivec2 texel = ivec2(gl_FragCoord.xy);
   outValue = uvec4(0u);
-  if (indexOf(texel, uint(u_widthLog2)) >= indicesLength()) return;
+  uint j = indexOf(texel, uint(u_widthLog2));
+  if (j >= indicesLength()) return;
+#ifdef INDEX_LANES
+  uint lane = j % uint(INDEX_LANES);
+  uint i = texelFetch(u_indices, ivec3(texelOf(j / uint(INDEX_LANES), uint(u_indicesWidthLog2)), int(lane >> 2)), 0)[lane & 3u];
+#else
   uint i = texelFetch(u_indices, texel, 0).r;
+#endif
   if (i < sourceLength()) outValue = texelFetch(u_source, texelOf(i, uint(u_sourceWidthLog2)), 0);
 }

@@ -9,9 +9,7 @@
 // (radix-digit-masks.frag) then give the block and the element: its set bit of the right rank. Elements of one digit keep their order
 // (stable). Writes the pair (sort key, input position); the last digit only the input position
 // (LAST_DIGIT), from which the keys and values are gathered. Positions past the length write 0.
-// With POSITIONS, radix-select.frag found where p's element is, and p only fetches it; with
-// SELECTED_INDICES too (the last digit, after selects that moved the pairs themselves), the select
-// wrote p's input position, which p copies into the keys' layout.
+// With POSITIONS, radix-select.frag found where p's element is, and p only fetches it.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -36,11 +34,7 @@ void main() {
 #ifdef POSITIONS
   uint lane = p % uint(RANKS);
   uvec4 positions = texelFetch(u_positions, ivec3(texelOf(p / uint(RANKS), uint(u_positionsWidthLog2)), int(lane / 4u)), 0);
-#ifdef SELECTED_INDICES
-  uvec2 element = uvec2(0u, positions[lane % 4u]);   // LAST_DIGIT: only the input position
-#else
   uvec2 element = elementAt(positions[lane % 4u]);
-#endif
 #else
   Place place = placeOf(p);
 #ifdef DIRECTORY

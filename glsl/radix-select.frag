@@ -6,7 +6,7 @@
 //   texel (RANKS = 2 · ATTACHMENTS: 16 with 8), which the next digit reads as they lie
 //   (radix-element.glsl, ELEMENT_LAYERS): no move pass;
 // - WRITE_INDICES (the last digit): their input positions, four per texel (RANKS = 4 · ATTACHMENTS),
-//   which the move pass copies into the keys' layout (radix-move.frag, SELECTED_INDICES);
+//   from which the gathers read the keys and values (gather.frag, INDEX_LANES);
 // - otherwise their positions in the current order, four per texel, and the move pass fetches the
 //   element at each (radix-move.frag, POSITIONS).
 // One search places the first position (its digit, its block, its bit in the block's mask, as

@@ -11,8 +11,8 @@
 // a TEXTURE_2D_ARRAY, where the next digit reads them (SORT_SELECT.writes 'pairs'; H200 egl, 2^22
 // uint32 keys + values: 25.9 -> 23.1 ms against a select writing 4 × attachments positions and a move
 // pass fetching the pair at each, which stays as 'positions'); the last digit's select writes the
-// input positions of 4 × attachments outputs per fragment, which a move pass copies into the keys'
-// layout. Otherwise a directory notes the counted group of every 2^SORT_DIRECTORY.shift-th output
+// input positions of 4 × attachments outputs per fragment, from which the two gathers read them
+// (gather.ts IndexLanes; a move pass had first copied them into the keys' layout). Otherwise a directory notes the counted group of every 2^SORT_DIRECTORY.shift-th output
 // (glsl/radix-directory.frag: a binary search over the groups each), and every output position finds
 // the element that moves there (glsl/radix-move.frag: a gallop from its directory entry to the group,
 // the block within it, then the set bit of the right rank in the block's mask) and fetches its pair into an RG32UI texture
@@ -27,7 +27,7 @@ import radixDigits from '../glsl/radix-digits.frag';
 import radixDirectory from '../glsl/radix-directory.frag';
 import radixMove from '../glsl/radix-move.frag';
 import radixSelect from '../glsl/radix-select.frag';
-import { gather } from './gather.js';
+import { gather, type IndexLanes } from './gather.js';
 import type { Gpu } from './gpu.js';
 import type { Defines } from './programs.js';
 import { compactLayoutFor, groupsLayout, log2Exact, type Layout } from './layout.js';
@@ -164,6 +164,8 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
   // next digit has placed them; a failure frees whatever is held.
   let current: RenderTarget | undefined;
+  // Set by the last digit where its select wrote the input positions (after selects that placed the pairs).
+  let lastLanes: IndexLanes | undefined;
   try {
     for (let digit = 0; digit < digits; digit++) {
       const shift = digit * digitBits;
@@ -200,22 +202,25 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
         let moveDefines: Defines = { ...stage, ...find.defines };
         if (positions) {
           // The last digit after selects that placed the pairs: the select writes the input
-          // positions, which the move only copies into the keys' layout.
+          // positions. Otherwise ('positions' writes) the positions in the current order, from
+          // which the move fetches each output's pair.
           const indices = selected !== undefined;
           const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
           const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...(indices ? stage : common), ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
           gpu.pass(selectProgram, positionsTarget, { ...(indices ? elements : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: positions.widthLog2 });
+          if (indices) {
+            // The gathers read the input positions where the select wrote them (gather.ts
+            // IndexLanes): no move pass copies them into the keys' layout first.
+            lastLanes = { texture: positionsTarget.texture, widthLog2: positions.widthLog2, lanes: 4 * attachments };
+            return scope.keep(positionsTarget);
+          }
           findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
-          moveDefines = indices
-            ? { ...common, LAST_DIGIT: true, POSITIONS: true, SELECTED_INDICES: true, ATTACHMENTS: attachments }
-            : { ...stage, POSITIONS: true, ATTACHMENTS: attachments };
+          moveDefines = { ...stage, POSITIONS: true, ATTACHMENTS: attachments };
         }
         const moveProgram = gpu.program({ name: 'radix-move.frag', fragment: radixMove, defines: moveDefines });
         const moved = scope.target(width, height, last ? COUNT_FORMAT : PAIR_FORMAT);
-        // With the select's positions the move reads only those and the elements (not even those
-        // where the select wrote the input positions).
-        const moveElements = selected ? { u_widthLog2: widthLog2, ...length } : elements;
-        gpu.pass(moveProgram, moved, { ...moveElements, ...(positions ? {} : { ...masksUniforms, ...rankUniforms }), ...findUniforms });
+        // With the select's positions the move reads only those and the elements.
+        gpu.pass(moveProgram, moved, { ...elements, ...(positions ? {} : { ...masksUniforms, ...rankUniforms }), ...findUniforms });
         return scope.keep(moved);
       });
       current?.free();
@@ -224,8 +229,8 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
     // The input positions in sorted order: the keys and the values follow them.
     const indices: StreamView = { ...keys, target: current!, type: 'uint32', format: COUNT_FORMAT };
     return gpu.scope((scope) => {
-      const sortedKeys = scope.own(gather(gpu, keys, indices));
-      const sortedValues = values ? scope.own(gather(gpu, values, indices)) : undefined;
+      const sortedKeys = scope.own(gather(gpu, keys, indices, lastLanes));
+      const sortedValues = values ? scope.own(gather(gpu, values, indices, lastLanes)) : undefined;
       return { keys: scope.keep(sortedKeys), values: sortedValues ? scope.keep(sortedValues) : undefined };
     });
   } finally {

@@ -339,8 +339,8 @@ function gpuTrial(ctx, point) {
  * engine.sort's passes (src/sort.ts): per 4-bit digit one pass packing the digits, one making each
  * block's digit masks, one counting them per group of 4 blocks, one 4-component scan of the counts
  * (n/256 groups × 4 quads = n/64 texels: src/sort.ts SORT_COUNTS), then where passes write 4+
- * attachments a select pass, which places the pairs itself (SORT_SELECT.writes 'pairs': a move pass
- * only after the last digit's), from 2^21 elements after a directory pass of its own
+ * attachments a select pass, which places the pairs itself (SORT_SELECT.writes 'pairs'; the last
+ * digit's writes the input positions, which the gathers read where they lie: no move pass), from 2^21 elements after a directory pass of its own
  * (SORT_SELECT.directoryFrom), else a move pass per digit (from 2^18 elements after a directory pass:
  * SORT_DIRECTORY.fromElements); then a gather per moved stream (keys, values). The scan's passes come
  * from engine.scan of a 4-component uint32 stream of n/64 elements (the same default algorithm);
@@ -357,7 +357,7 @@ function sortPasses(ctx, engine, point, counted) {
   // (2^18) and more add a directory pass per digit.
   const select = engine.caps.drawBuffers >= 4 ? 1 : 0;
   const directory = point.n >= (select ? 2 ** 21 : 2 ** 18) ? 1 : 0;
-  const moves = select ? 1 : digits;
+  const moves = select ? 0 : digits;
   const formula = digits * (3 + scan.glDrawCalls + select + directory) + moves + moved;
   return {
     digits,
@@ -365,7 +365,7 @@ function sortPasses(ctx, engine, point, counted) {
     moves,
     gathers: moved,
     formula,
-    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws${directory ? ' + 1 directory' : ''}${select ? ' + 1 select' : ''}) + ${moves} move${moves > 1 ? 's' : ''} + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
+    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws${directory ? ' + 1 directory' : ''}${select ? ' + 1 select' : ''}) + ${moves} move${moves === 1 ? '' : 's'} + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
     countedDrawCalls: counted,
     matches: formula === counted,
   };
