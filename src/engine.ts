@@ -1102,8 +1102,9 @@ export class Engine {
           for (let contested = secondOpinion('bitmask', [keep, any]); contested.some((path) => !confirmed.has(path)); contested = secondOpinion('bitmask', [keep, any])) {
             for (const point of points) {
               for (const path of contested) {
-                await samplersAt.get(point)!.get(path)!.confirm();
-                profile.timings[point]![path] = samplersAt.get(point)!.get(path)!.median();
+                const s = samplersAt.get(point)!.get(path)!;
+                await s.confirm();
+                profile.timings[point]![path] = s.median();
               }
             }
             rounds.push(contested.filter((path) => !confirmed.has(path)));

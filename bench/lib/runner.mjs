@@ -154,10 +154,10 @@ export class BenchContext {
    */
   async timeSample(trial, r) {
     const start = performance.now();
-    let own = await trial.timeOnce(r);
+    const own = await trial.timeOnce(r);
     let calls = 1;
     while (performance.now() - start < this.minSampleMs) {
-      own = await trial.timeOnce(r);
+      await trial.timeOnce(r);
       calls++;
     }
     return calls === 1 ? own : (performance.now() - start) / calls;
