@@ -227,7 +227,8 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
       current = next;
     }
     // The input positions in sorted order: the keys and the values follow them.
-    const indices: StreamView = { ...keys, target: current!, type: 'uint32', format: COUNT_FORMAT };
+    // With lanes, the gathers read them and the view gives only the layout and length of the output.
+    const indices = { ...keys, target: lastLanes ? undefined : current!, type: 'uint32' as const, format: COUNT_FORMAT };
     return gpu.scope((scope) => {
       const sortedKeys = scope.own(gather(gpu, keys, indices, lastLanes));
       const sortedValues = values ? scope.own(gather(gpu, values, indices, lastLanes)) : undefined;
