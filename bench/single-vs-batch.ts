@@ -1,10 +1,13 @@
 // How a lone call between two gl.finish() ranks compaction paths against calls back to back (issue 20):
 // tune() samples through glFinish (headless-gl) were a single call wherever a call outlasts the
 // 0.5 ms sample, while the sweeps time batches. Per density, each path is timed in batches of 1, 2
-// and 8 calls (in that order), the paths in turn round by round, median ms per call; each path's
+// and 8 calls (or --batches, in that order), the paths in turn round by round, median ms per call; each path's
 // count at each density is checked against the CPU's once, before the timed rounds.
 // Usage: node bench/build-bundle.mjs single-vs-batch && bash scripts/with-display.sh node bench/tmp/single-vs-batch.mjs
-//          [--size 18] [--densities 0.05,0.1,0.25,0.5] [--paths bitmask,histopyramid] [--rounds 15] [--json FILE]
+//          [--size 18] [--densities 0.05,0.1,0.25,0.5] [--paths bitmask,histopyramid] [--batches 1,2,8] [--rounds 15]
+//          [--yield timeout|immediate] [--json FILE]
+// --yield: before each batch, wait for the next task as tune() does between its samples (setTimeout(0):
+// in Node at least 1 ms; or setImmediate), after the gl.finish() that starts it.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine, type CompactOptions } from '../src/index.js';
@@ -14,7 +17,7 @@ import { sourceOfBuild } from './probe-timing.js';
 
 const { values } = parseArgs({ options: {
   size: { type: 'string', default: '18' }, densities: { type: 'string', default: '0.05,0.1,0.25,0.5' },
-  paths: { type: 'string', default: 'bitmask,histopyramid' }, rounds: { type: 'string', default: '15' }, json: { type: 'string' },
+  paths: { type: 'string', default: 'bitmask,histopyramid' }, batches: { type: 'string', default: '1,2,8' }, yield: { type: 'string' }, rounds: { type: 'string', default: '15' }, json: { type: 'string' },
 } });
 const fail = (message: string): never => {
   console.error(`single-vs-batch: ${message}`);
@@ -29,12 +32,15 @@ const paths = values.paths.split(',');
 for (const path of paths) if (!known.includes(path as (typeof known)[number])) fail(`--paths takes some of ${known.join(', ')}; got ${path}`);
 const rounds = Number(values.rounds);
 if (!(Number.isInteger(rounds) && rounds >= 1)) fail(`--rounds takes a positive integer; got ${values.rounds}`);
-const batches = [1, 2, 8];
+const batches = values.batches.split(',').map(Number);
+if (!batches.every((b) => Number.isInteger(b) && b >= 1 && b <= 256)) fail(`--batches takes calls per batch, 1 to 256; got ${values.batches}`);
 
+if (values.yield !== undefined && !['timeout', 'immediate'].includes(values.yield)) fail(`--yield takes timeout or immediate; got ${values.yield}`);
+const pause = values.yield === 'timeout' ? () => new Promise((resolve) => setTimeout(resolve, 0)) : values.yield === 'immediate' ? () => new Promise((resolve) => setImmediate(resolve)) : undefined;
 const gl = createHeadlessContext();
 const engine = createEngine(gl, { texturePoolBytes: 512 * 2 ** 20 });
 const renderer = headlessRenderer(gl);
-console.log(`renderer: ${renderer}; 2^${log2n} elements, ${rounds} rounds, ms per call in batches of ${batches.join(' / ')}`);
+console.log(`renderer: ${renderer}; 2^${log2n} elements, ${rounds} rounds, ms per call in batches of ${batches.join(' / ')}${pause ? `, each after a ${values.yield} yield` : ''}`);
 const n = 2 ** log2n;
 const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 7, 2654435761) >>> 0) % 1_000_000);
 const stream = engine.stream(data);
@@ -57,6 +63,7 @@ for (const density of densities) {
     for (const path of round % 2 ? paths : [...paths].reverse()) {
       for (const batch of batches) {
         gl.finish();
+        if (pause) await pause();
         const start = performance.now();
         for (let k = 0; k < batch; k++) run(path).dispose();
         gl.finish();
@@ -69,4 +76,4 @@ for (const density of densities) {
   console.log(`${density}  ${paths.map((p) => `${p} ${batches.map((b) => ms[p]![b]!.toFixed(2)).join(' / ')}`).join('   ')}`);
 }
 engine.dispose();
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), log2n, rounds, batches, rows }, null, 1)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), log2n, rounds, batches, yield: values.yield ?? 'none', rows }, null, 1)}\n`);
