@@ -161,6 +161,17 @@ for (const log2n of sizes) {
       const issueMs = issued.sort((a, b) => a - b)[Math.floor(repeats / 2)]!;
       rows.push({ what, log2n, shift, digitBits, select, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms, issueMs });
       console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms (calls return after ${issueMs.toFixed(2)} ms)`);
+      // The order alone (engine.argsort: no values to move, no keys gathered), checked as the sort's values were.
+      const argsortOptions = bits === 16 ? { bits: 16 } : {};
+      const orderOnce = engine.argsort(keyStream, argsortOptions);
+      const gotOrder = await orderOnce.read();
+      orderOnce.dispose();
+      const orderWrong = gotOrder.findIndex((v, i) => v !== order[i]);
+      if (orderWrong >= 0 && options.check) throw new Error(`argsort 2^${log2n} ${bits}-bit keys, ${variant}: position ${orderWrong} holds ${gotOrder[orderWrong]}, the CPU says ${order[orderWrong]}`);
+      const argsortWhat = `argsort ${bits}-bit keys`;
+      const argsortMs = await perCall(() => engine.argsort(keyStream, argsortOptions).dispose());
+      rows.push({ what: argsortWhat, log2n, shift, digitBits, select, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms: argsortMs });
+      console.log(`2^${log2n} ${argsortWhat.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${argsortMs.toFixed(2).padStart(8)} ms`);
       if (options.profile && log2n === profileSize) {
         const totals = new Map<string, number>();
         for (const [pass, ms] of passTimes(engine, () => engine.sort(keyStream, sortOptions).dispose())) {

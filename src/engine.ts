@@ -12,7 +12,7 @@ import { copyTexel } from './copy-texel.js';
 import { Gpu } from './gpu.js';
 import { timeOnGpu } from './gpu-timer.js';
 import { layoutFor, log2Exact, maxStreamLength } from './layout.js';
-import { DEFAULT_BLOCK_SIZE, parseCompactOptions, parseEngineOptions, parsePartitionOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type PartitionOptions, type ReduceOptions, type ScanOptions, type SortOptions, type StreamOptions, type WarmUpCall } from './options.js';
+import { DEFAULT_BLOCK_SIZE, parseCompactOptions, parseEngineOptions, parsePartitionOptions, parseScanOptions, parseStreamArguments, parseWarmUpCalls, resolveMaxTextureSize, textureLimitText, type CompactOptions, type EnginePlan, type EngineOptions, type PartitionOptions, type ReduceOptions, type ScanOptions, type ArgsortOptions, type SortOptions, type StreamOptions, type WarmUpCall } from './options.js';
 import { nextLinkPause, type Program } from './programs.js';
 import { Readback } from './readback.js';
 import type { RenderTarget } from './render-target.js';
@@ -25,7 +25,7 @@ import { reduce } from './reduce.js';
 import { ReduceResult } from './reduce-result.js';
 import { runLengths } from './run-length.js';
 import { RunLengthResult } from './run-length-result.js';
-import { radixSort } from './sort.js';
+import { radixOrder, radixSort, type SortPlan } from './sort.js';
 import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
@@ -530,7 +530,7 @@ export class Engine {
     this.#assertAlive('sort()');
     this.#assertOwnStream('engine.sort(keys)', keys);
     const opts = optionsObject('engine.sort(keys, options)', options, ['values', 'descending', 'bits']);
-    if (keys.components !== 1) throw new Error(`engine.sort(keys): keys must be a stream of scalars (1 component); got ${keys.components} components. Sort by one of them and move the elements as values`);
+    const plan = this.#sortPlan('sort', keys, opts);
     const values = opts.values;
     if (values !== undefined) {
       this.#assertOwnStream('engine.sort(): options.values', values);
@@ -540,17 +540,10 @@ export class Engine {
         throw new Error(`engine.sort(): options.values is laid out for another length (a ${values.layout.width}×${values.layout.height} texture, the keys' is ${keys.layout.width}×${keys.layout.height}); pass values of the keys' length`);
       }
     }
-    if (opts.descending !== undefined && typeof opts.descending !== 'boolean') throw new Error(`engine.sort(): options.descending must be a boolean; got ${describe(opts.descending)}`);
-    let bits = 32;
-    if (opts.bits !== undefined) {
-      if (keys.type !== 'uint32') throw new Error(`engine.sort(): options.bits applies to uint32 keys only (the keys are ${keys.type}, whose order needs every bit)`);
-      if (typeof opts.bits !== 'number' || !Number.isInteger(opts.bits) || opts.bits < 1 || opts.bits > 32) throw new Error(`engine.sort(): options.bits must be an integer from 1 to 32; got ${describe(opts.bits)}`);
-      bits = opts.bits;
-    }
     const keysView = viewOf(keys);
     const valuesView = values === undefined ? undefined : viewOf(values as Stream);
     return this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
-      const sorted = radixSort(this.#gpu, keysView, valuesView, { descending: opts.descending === true, bits }, this.caps.maxTextureSize);
+      const sorted = radixSort(this.#gpu, keysView, valuesView, plan, this.caps.maxTextureSize);
       scope.own(sorted.keys);
       if (sorted.values) scope.own(sorted.values);
       // Each result keeps its own copy of a GPU-resident length.
@@ -564,6 +557,51 @@ export class Engine {
         : undefined;
       return new SortResult<K, V>(sortedKeys, sortedValues);
     }));
+  }
+
+  /**
+   * The order that sorts `keys` (uint32, int32 or float32 scalars), stably: element j of the result is
+   * the input position of the key that `engine.sort(keys, options)` places at j (equal keys keep their
+   * input order, also when `descending`; floats in the order of `Float32Array.prototype.sort`). What
+   * a splat viewer or a sorted instance list draws through, without an index stream to move: the same
+   * digit passes as `engine.sort()`, then one copy pass (where passes write 4+ attachments) or none,
+   * instead of a gather of the keys and one of the values. Lengths on the GPU work too.
+   * @throws Error if `keys` has several components, `bits` is given for keys that are not uint32, or
+   * `keys` is disposed or belongs to another engine.
+   * @example
+   * ```ts
+   * const depth = engine.stream(new Float32Array([0.5, -1, 0.25]));
+   * const order = engine.argsort(depth, { descending: true });
+   * await order.read(); // Uint32Array [0, 2, 1]
+   * ```
+   */
+  argsort(keys: Stream, options?: ArgsortOptions): Stream<Uint32Array> {
+    this.#assertAlive('argsort()');
+    this.#assertOwnStream('engine.argsort(keys)', keys);
+    const opts = optionsObject('engine.argsort(keys, options)', options, ['descending', 'bits']);
+    const plan = this.#sortPlan('argsort', keys, opts);
+    const keysView = viewOf(keys);
+    return this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
+      const order = scope.own(radixOrder(this.#gpu, keysView, plan, this.caps.maxTextureSize));
+      // The result keeps its own copy of a GPU-resident length.
+      const lengthTarget = keysView.length === undefined ? scope.own(copyTexel(this.#gpu, keysView.lengthTarget!, 0, 0)) : undefined;
+      scope.keep(order);
+      if (lengthTarget) scope.keep(lengthTarget);
+      return this.#adopt(new Stream<Uint32Array>({ owner: this.#owner, target: order, format: COUNT_FORMAT, length: keysView.length, lengthTarget }, keys.layout, 'uint32'));
+    }));
+  }
+
+  /** sort() and argsort(): the keys' shape and the options they share, checked. */
+  #sortPlan(method: 'sort' | 'argsort', keys: Stream, opts: { descending?: unknown; bits?: unknown }): SortPlan {
+    if (keys.components !== 1) throw new Error(`engine.${method}(keys): keys must be a stream of scalars (1 component); got ${keys.components} components. Sort by one of them${method === 'sort' ? ' and move the elements as values' : ''}`);
+    if (opts.descending !== undefined && typeof opts.descending !== 'boolean') throw new Error(`engine.${method}(): options.descending must be a boolean; got ${describe(opts.descending)}`);
+    let bits = 32;
+    if (opts.bits !== undefined) {
+      if (keys.type !== 'uint32') throw new Error(`engine.${method}(): options.bits applies to uint32 keys only (the keys are ${keys.type}, whose order needs every bit)`);
+      if (typeof opts.bits !== 'number' || !Number.isInteger(opts.bits) || opts.bits < 1 || opts.bits > 32) throw new Error(`engine.${method}(): options.bits must be an integer from 1 to 32; got ${describe(opts.bits)}`);
+      bits = opts.bits;
+    }
+    return { descending: opts.descending === true, bits };
   }
 
   /**

@@ -16,7 +16,7 @@
  */
 export { createEngine, Engine } from './engine.js';
 export type { ScanStats } from './engine.js';
-export type { CompactOptions, EngineOptions, PartitionOptions, ReduceOptions, ScanOptions, SortOptions, StreamOptions, WarmUpCall } from './options.js';
+export type { ArgsortOptions, CompactOptions, EngineOptions, PartitionOptions, ReduceOptions, ScanOptions, SortOptions, StreamOptions, WarmUpCall } from './options.js';
 export { SortResult } from './sort-result.js';
 export { ReduceResult } from './reduce-result.js';
 export type { ReduceOp } from './reduce-result.js';

@@ -151,10 +151,8 @@ export interface ReduceOptions {
   op: 'sum' | 'min' | 'max';
 }
 
-/** Options of `engine.sort(keys, options)`. */
-export interface SortOptions {
-  /** A stream of the same engine and length (any type and components) moved with the keys. */
-  values?: Stream | undefined;
+/** Options of `engine.argsort(keys, options)`, and of `engine.sort()` with `values`: {@link SortOptions}. */
+export interface ArgsortOptions {
   /** Largest keys first (still stable; a float NaN still last). Default false. */
   descending?: boolean | undefined;
   /**
@@ -162,6 +160,12 @@ export interface SortOptions {
    * digit's passes per 4 bits: e.g. 16 for 16-bit depth keys halves the work. Default 32.
    */
   bits?: number | undefined;
+}
+
+/** Options of `engine.sort(keys, options)`. */
+export interface SortOptions extends ArgsortOptions {
+  /** A stream of the same engine and length (any type and components) moved with the keys. */
+  values?: Stream | undefined;
 }
 
 /** partition()'s options, checked. */

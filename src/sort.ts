@@ -26,6 +26,7 @@ import radixDigitMasks from '../glsl/radix-digit-masks.frag';
 import radixDigits from '../glsl/radix-digits.frag';
 import radixDirectory from '../glsl/radix-directory.frag';
 import radixMove from '../glsl/radix-move.frag';
+import radixOrderFragment from '../glsl/radix-order.frag';
 import radixSelect from '../glsl/radix-select.frag';
 import { gather, type IndexLanes } from './gather.js';
 import type { Gpu } from './gpu.js';
@@ -92,6 +93,50 @@ export interface SortPlan {
 
 /** The sorted keys and, when given, the values moved with them, in the keys' layout. */
 export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undefined, plan: SortPlan, maxTextureSize: number): { keys: RenderTarget; values: RenderTarget | undefined } {
+  return digitPasses(gpu, keys, plan, maxTextureSize, (order) => {
+    // The input positions in sorted order: the keys and the values follow them. With lanes, the
+    // gathers read them there and the view gives only the layout and length of the output.
+    const indices = { ...keys, target: order.lanes ? undefined : order.target, type: 'uint32' as const, format: COUNT_FORMAT };
+    return gpu.scope((scope) => {
+      const sortedKeys = scope.own(gather(gpu, keys, indices, order.lanes));
+      const sortedValues = values ? scope.own(gather(gpu, values, indices, order.lanes)) : undefined;
+      return { keys: scope.keep(sortedKeys), values: sortedValues ? scope.keep(sortedValues) : undefined };
+    });
+  });
+}
+
+/**
+ * The input positions in sorted order (stable), in the keys' layout (R32UI): engine.argsort(). Where
+ * the last select wrote them in its lanes, one pass copies them out (glsl/radix-order.frag);
+ * otherwise the last digit's move already wrote them there.
+ */
+export function radixOrder(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSize: number): RenderTarget {
+  return digitPasses(gpu, keys, plan, maxTextureSize, (order) => {
+    if (!order.lanes) return order.take();
+    const { widthLog2 } = keys.layout;
+    const program = gpu.program({ name: 'radix-order.frag', fragment: radixOrderFragment, defines: { LANES: order.lanes.lanes, LENGTH_FROM_TEXTURE: keys.length === undefined } });
+    const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
+    return gpu.scope((scope) => {
+      const out = scope.target(keys.layout.width, keys.layout.height, COUNT_FORMAT);
+      gpu.pass(program, out, { u_lanes: order.lanes!.texture, u_lanesWidthLog2: order.lanes!.widthLog2, u_widthLog2: widthLog2, ...length });
+      return scope.keep(out);
+    });
+  });
+}
+
+/**
+ * What the digits leave: the input positions in sorted order, either in the keys' layout (`target`,
+ * R32UI) or, where the last select wrote them, in its lanes (`lanes`, whose texture is `target`).
+ * `take()` hands `target` over to the caller (it is otherwise freed once `finish` returns).
+ */
+interface SortedOrder {
+  target: RenderTarget;
+  lanes: IndexLanes | undefined;
+  take(): RenderTarget;
+}
+
+/** The digit passes of the sort; `finish` makes the outputs from the order they leave, before it is freed. */
+function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSize: number, finish: (order: SortedOrder) => T): T {
   const { width, height, widthLog2, capacity } = keys.layout;
   const digitBits = SORT_RADIX.digitBits;
   const pairsLog2 = digitBits - 1;
@@ -226,13 +271,14 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
       current?.free();
       current = next;
     }
-    // The input positions in sorted order: the keys and the values follow them.
-    // With lanes, the gathers read them and the view gives only the layout and length of the output.
-    const indices = { ...keys, target: lastLanes ? undefined : current!, type: 'uint32' as const, format: COUNT_FORMAT };
-    return gpu.scope((scope) => {
-      const sortedKeys = scope.own(gather(gpu, keys, indices, lastLanes));
-      const sortedValues = values ? scope.own(gather(gpu, values, indices, lastLanes)) : undefined;
-      return { keys: scope.keep(sortedKeys), values: sortedValues ? scope.keep(sortedValues) : undefined };
+    const target = current!;
+    return finish({
+      target,
+      lanes: lastLanes,
+      take: () => {
+        current = undefined;
+        return target;
+      },
     });
   } finally {
     current?.free();

@@ -49,6 +49,8 @@ function operations(transformFeedback: boolean): Operation[] {
   ops.push(['scan with segments of a stream whose length is on the GPU', (engine, stream, chained) => engine.scan(chained, { segments: stream })]);
   ops.push(['sort with values', (engine, stream) => engine.sort(stream, { values: stream, bits: 8 })]);
   ops.push(['sort of keys whose length is on the GPU', (engine, _stream, chained) => engine.sort(chained, { values: chained, descending: true, bits: 4 })]);
+  ops.push(['argsort', (engine, stream) => engine.argsort(stream, { bits: 8 })]);
+  ops.push(['argsort of keys whose length is on the GPU', (engine, _stream, chained) => engine.argsort(chained, { descending: true })]);
   return ops;
 }
 

@@ -134,6 +134,7 @@ async function everyPath(engine: Engine, w: Watch, asyncReads: boolean, length: 
   const total = engine.reduce(stream, { op: 'sum' });
   const segmented = engine.scan(stream, { segments: flags, exclusive: true });
   const sorted = engine.sort(stream, { values: flags, bits: 4 });
+  const order = engine.argsort(stream, { bits: 4 });
   w.armed = armed && asyncReads;
   const odd = data.filter((v) => (v & 1) === 1);
   expect(await byStream.count()).toBe(odd.length);
@@ -143,10 +144,11 @@ async function everyPath(engine: Engine, w: Watch, asyncReads: boolean, length: 
   expect(await runs.count()).toBe(await distinct.count());
   expect((await total.read())[0]).toBe(data.reduce((a, v) => a + v, 0));
   expect(Array.from(await sorted.keys.read())).toEqual(Array.from(data).sort((a, b) => a - b));
+  expect(Array.from(await order.read())).toEqual(Array.from(data, (_, i) => i).sort((i, j) => data[i]! - data[j]! || i - j));
   await segmented.read();
   w.armed = armed;
   for (const r of [indices, byStream, split, distinct, runs, total, sorted]) r.dispose();
-  for (const s of [flags, gathered, segmented]) s.dispose();
+  for (const s of [flags, gathered, segmented, order]) s.dispose();
   w.armed = armed && asyncReads;
   const back = await stream.read();
   w.armed = armed;
@@ -170,9 +172,11 @@ async function largeStreamPaths(engine: Engine, w: Watch, asyncReads: boolean, l
   Object.assign(SORT_SELECT, { directoryFrom: 0 });
   let sums: Stream<Uint32Array>;
   let sorted: ReturnType<Engine['sort']>;
+  let order: Stream<Uint32Array>;
   try {
     sums = engine.scan(stream, { algorithm: 'reduce-then-scan', exclusive: true });
     sorted = engine.sort(stream, { values, bits: 4 });
+    order = engine.argsort(stream, { bits: 4 });
   } finally {
     Object.assign(LANES_SHAPE, defaults.lanes);
     Object.assign(SORT_DIRECTORY, defaults.sort);
@@ -182,9 +186,11 @@ async function largeStreamPaths(engine: Engine, w: Watch, asyncReads: boolean, l
   let running = 0;
   expect(Array.from(await sums.read())).toEqual(Array.from(data, (v) => ((running += v), running - v)));
   expect(Array.from(await sorted.keys.read())).toEqual(Array.from(data).sort((a, b) => a - b));
+  expect(Array.from(await order.read())).toEqual(Array.from(data, (_, i) => i).sort((i, j) => data[i]! - data[j]! || i - j));
   w.armed = armed;
   sums.dispose();
   sorted.dispose();
+  order.dispose();
   values.dispose();
   stream.dispose();
 }

@@ -128,6 +128,70 @@ describe('engine.sort(keys, { values, descending })', () => {
   });
 });
 
+// engine.argsort(): the order engine.sort() would give, as input positions, without moving anything.
+describe('engine.argsort(keys, { descending, bits })', () => {
+  it.each(['uint32', 'int32', 'float32'] as Kind[])('%s keys with duplicates: the stable order, ascending and descending, equal to sort()\'s values', async (kind) => {
+    const engine = await testEngine();
+    for (const n of lengths) {
+      const keys = randomKeys(kind, n, n * 17 + kind.length, Math.max(2, n >> 3));
+      const keyStream = engine.stream(keys);
+      for (const descending of [false, true]) {
+        const order = engine.argsort(keyStream, { descending });
+        expect(order.type).toBe('uint32');
+        expect(order.length).toBe(n);
+        expectSameBits(await order.read(), Uint32Array.from(stableOrder(keys, descending)), `${kind} n=${n}${descending ? ' descending' : ''}`);
+        order.dispose();
+      }
+      keyStream.dispose();
+    }
+  });
+
+  it('bits for small uint32 keys; keys whose length is on the GPU (zeros past it); the keys untouched', async () => {
+    const engine = await testEngine();
+    const depth = Uint32Array.from({ length: 5000 }, (_, i) => Math.imul(i, 2654435761) >>> 16);
+    const depthStream = engine.stream(depth);
+    const order = engine.argsort(depthStream, { bits: 16, descending: true });
+    expectSameBits(await order.read(), Uint32Array.from(stableOrder(depth, true)));
+    expectSameBits(await depthStream.read(), depth, 'the keys after argsort');
+    order.dispose();
+    depthStream.dispose();
+    const source = Int32Array.from({ length: 6000 }, (_, i) => ((i * 7919) % 2001) - 1000);
+    const stream = engine.stream(source);
+    const negative = engine.compact(stream, { keep: { lessEqual: -1 } });
+    const ranks = engine.argsort(negative.stream);
+    expect(() => ranks.length, 'the order\'s length stays on the GPU, as the keys\' does').toThrow(/not known yet/);
+    const kept = Int32Array.from(Array.from(source).filter((v) => v <= -1));
+    const want = Uint32Array.from(stableOrder(kept, false));
+    expectSameBits(await ranks.read(), want);
+    const whole = readWholeTexture(engine, ranks);
+    expectSameBits(whole, Uint32Array.from({ length: whole.length }, (_, i) => (i < want.length ? want[i]! : 0)), 'the order texture past the length');
+    for (const r of [ranks, negative]) r.dispose();
+    stream.dispose();
+  });
+
+  it('refuses what sort() refuses, leaving nothing behind', async () => {
+    const engine = await testEngine();
+    const { gl } = await testContext();
+    const floats = engine.stream(new Float32Array([2, 1]));
+    const quads = engine.stream(new Uint32Array(8), { components: 4 });
+    const before = engine.resources;
+    const counter = countGlObjects(gl);
+    try {
+      expect(() => engine.argsort(quads)).toThrow(/engine\.argsort\(keys\): keys must be a stream of scalars \(1 component\); got 4 components/);
+      expect(() => engine.argsort(floats, { bits: 16 })).toThrow(/engine\.argsort\(\): options\.bits applies to uint32 keys only/);
+      expect(() => engine.argsort(floats, { descending: 'yes' as unknown as boolean })).toThrow(/engine\.argsort\(\): options\.descending must be a boolean/);
+      expect(() => engine.argsort(floats, { values: floats } as never)).toThrow(/engine\.argsort\(keys, options\)/);
+    } finally {
+      counter.restore();
+    }
+    expect(engine.resources).toEqual(before);
+    expect(nonZero(counter.live)).toEqual({});
+    floats.dispose();
+    expect(() => engine.argsort(floats)).toThrow(/disposed/);
+    quads.dispose();
+  });
+});
+
 // The directory (src/sort.ts SORT_DIRECTORY): streams of 2^18 elements and more find each output's
 // block by a gallop from an entry per 2^shift outputs. Forced here at small sizes, where digit
 // changes inside a group of outputs, runs of one digit over many blocks and row ends are many; with
@@ -279,6 +343,10 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
             const sorted = engine!.sort(keyStream, { values: ids, descending });
             await expectStableSort(sorted, keys, descending, `${kind} n=${n} distinct=${distinct}${descending ? ' descending' : ''}`);
             sorted.dispose();
+            // The order alone: copied out of the last select's lanes ('pairs'), or left by the move.
+            const order = engine!.argsort(keyStream, { descending });
+            expectSameBits(await order.read(), Uint32Array.from(stableOrder(keys, descending)), `argsort ${kind} n=${n} distinct=${distinct}${descending ? ' descending' : ''}`);
+            order.dispose();
           }
           keyStream.dispose();
           ids.dispose();
@@ -316,7 +384,10 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
         expect(texels.length).toBeGreaterThan(0);
         expect(texels.findIndex((v) => v !== 0), 'the first nonzero texel of a sort of 0 elements').toBe(-1);
       }
-      for (const r of [sortedNone, none]) r.dispose();
+      const orderNone = engine!.argsort(none.stream);
+      expect((await orderNone.read()).length).toBe(0);
+      expect(readWholeTexture(engine!, orderNone).findIndex((v) => v !== 0), 'the first nonzero texel of an argsort of 0 elements').toBe(-1);
+      for (const r of [sortedNone, orderNone, none]) r.dispose();
       stream.dispose();
     } finally {
       restoreDrawBuffers(engine!);
