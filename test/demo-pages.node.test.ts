@@ -491,7 +491,7 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
     }
   });
 
-  it('splat sort: engine.sort orders the splats back to front every frame (= the CPU\'s stable sort of the same keys); pixel-identical to the worker\'s order; no readback per frame', async () => {
+  it('splat sort: engine.argsort orders the splats back to front every frame (= the CPU\'s stable sort of the same keys); pixel-identical to the worker\'s order; no readback per frame', async () => {
     const n = 65_536;
     const frames = 2; // frames 0..2: the camera orbits
     const size = 256;
@@ -540,7 +540,7 @@ describe.each(browserEngines as Engine[])('demo pages in %s (vite preview)', (en
       expect(Array.from(words(gpu.captured.keys[f])), `frame ${f}: GPU keys`).toEqual(Array.from(keys));
       expect(Array.from(words(cpu.captured.keys[f])), `frame ${f}: worker keys`).toEqual(Array.from(keys));
       expect(new Set(keys).size, `frame ${f}: distinct keys`).toBeGreaterThan(n / 4);
-      // engine.sort's order = the CPU's stable descending sort of the same keys; the worker's too
+      // engine.argsort's order = the CPU's stable descending sort of the same keys; the worker's too
       const order = stableDescending(keys);
       expect(Array.from(words(gpu.captured.order[f])), `frame ${f}: GPU order`).toEqual(order);
       expect(Array.from(words(cpu.captured.order[f])), `frame ${f}: worker order`).toEqual(order);

@@ -7,10 +7,11 @@
 //      uint32, or float32 with ?keys=float): the point's view depth, as a 16-bit key
 //      floor((depth − lo) · scale) (default) or as the float32 depth itself (exact in both: see
 //      shared/splat-scene.ts);
-//   2. sorted = engine.sort(keys, { values: indices, descending: true, bits: 16 }) (16-bit keys: 4
-//      radix digits of 4 bits; float keys: all 32 bits, 8 digits): the point indices, farthest first;
+//   2. order = engine.argsort(keys, { descending: true, bits: 16 }) (16-bit keys: 4 radix digits of
+//      4 bits; float keys: all 32 bits, 8 digits): the point indices, farthest first (the order
+//      engine.sort would move an index stream into, without moving one or gathering the keys);
 //   3. one draw of n gl.POINTS: the vertex shader fetches the point's index from
-//      sorted.values.texture at gl_VertexID (streamGlsl's glcompactElement), then its position and
+//      order.texture at gl_VertexID (streamGlsl's glcompactElement), then its position and
 //      colour; the fragment shader fades a gaussian disc, premultiplied, blended ONE,
 //      ONE_MINUS_SRC_ALPHA with no depth test: drawn back to front, each splat covers what is behind.
 // Nothing is read back and nothing waits on the GPU (both counted per frame).
@@ -24,7 +25,7 @@
 // fills the table. ?n= points (default 2^20), ?size= canvas size, ?frames=F stops after frame F,
 // ?capture=1 (the page's test): after each frame, outside it, reads the pixels, the frame's keys and
 // the order drawn; in cpu mode each frame then waits for the worker's order of its own camera.
-import { createEngine, streamGlsl, type SortResult, type Stream } from 'glcompact';
+import { createEngine, streamGlsl, type Stream } from 'glcompact';
 import { compileProgram } from './shared/gl-program.js';
 import { element, showError, webgl2 } from './shared/page.js';
 import { numberParam } from './shared/random.js';
@@ -104,7 +105,7 @@ const pointWords = makePoints(n);
 const points = engine.stream(pointWords, { components: 4 });
 /** Rewritten by the key pass every frame: 16-bit keys as uint32, or float32 view depths. */
 const keys: Stream<Uint32Array> | Stream<Float32Array> = keyKind === 'float' ? engine.stream(new Float32Array(n)) : engine.stream(new Uint32Array(n));
-/** 0..n−1: the values the sort moves (and the order ?sort=none draws). */
+/** 0..n−1: the order ?sort=none draws. */
 const indices = engine.stream(Uint32Array.from({ length: n }, (_, i) => i));
 const { width, height, widthLog2, capacity } = keys.layout;
 
@@ -148,7 +149,7 @@ precision highp int;
 precision highp usampler2D;
 ${streamGlsl}
 uniform highp usampler2D points;
-uniform highp usampler2D order;   // the point drawn at position gl_VertexID: sorted.values.texture
+uniform highp usampler2D order;   // the point drawn at position gl_VertexID: engine.argsort's order
 uniform mat4 viewProj;
 uniform float focal;              // pixels per world unit at view depth 1
 uniform float radius;             // world units
@@ -327,18 +328,15 @@ function pollTimers(): void {
 
 // --- one frame per mode ---
 
-/** The last GPU frame's sort (drawn this frame, freed after the next one is drawn). */
-let drawnSort: SortResult<Uint32Array | Float32Array, Uint32Array> | undefined;
+/** The last GPU frame's order (drawn this frame, freed after the next one is drawn). */
+let drawnOrder: Stream<Uint32Array> | undefined;
 
 function gpuFrame(view: SplatView): void {
   timed('keys', () => writeKeys(view));
-  const sorted = timed('sort', () =>
-    keyKind === 'float'
-      ? engine.sort(keys as Stream<Float32Array>, { values: indices, descending: true })
-      : engine.sort(keys as Stream<Uint32Array>, { values: indices, descending: true, bits: 16 }));
-  timed('draw', () => draw(view, sorted.values!.texture));
-  drawnSort?.dispose();
-  drawnSort = sorted;
+  const order = timed('sort', () => engine.argsort(keys, keyKind === 'float' ? { descending: true } : { descending: true, bits: 16 }));
+  timed('draw', () => draw(view, order.texture));
+  drawnOrder?.dispose();
+  drawnOrder = order;
 }
 
 function cpuFrame(view: SplatView): void {
@@ -441,7 +439,7 @@ function setMode(next: Mode): void {
   lastFrameStart = undefined;
   for (const m of modes) element(`mode-${m}`).classList.toggle('primary', m === mode);
   element('mode-text').textContent = {
-    gpu: `GPU sort: the page's key pass writes each point's depth key into a stream, engine.sort(keys, { values: indices, descending: true${keyKind === 'u16' ? ', bits: 16' : ''} }) orders the indices, and the draw fetches each point through them. No readback, no wait.`,
+    gpu: `GPU sort: the page's key pass writes each point's depth key into a stream, engine.argsort(keys, { descending: true${keyKind === 'u16' ? ', bits: 16' : ''} }) gives the point indices in that order, and the draw fetches each point through them. No readback, no wait.`,
     cpu: 'CPU sort (?sort=cpu): a Web Worker computes the same keys and sorts the indices (counting sort); the page uploads the newest order it has and draws with it, a frame or more behind the camera.',
     none: 'No sort (?sort=none): the points are drawn in index order; the blending is wrong wherever a near splat is drawn before a far one.',
   }[mode];
@@ -466,7 +464,7 @@ async function loop(): Promise<void> {
         // pixels (the drawing buffer is preserved in capture mode, and by then the GPU has finished the frame).
         if (mode === 'gpu') {
           captured.keys.push(base64(bytesOf(await keys.read())));
-          captured.order.push(base64(bytesOf(await drawnSort!.values!.read())));
+          captured.order.push(base64(bytesOf(await drawnOrder!.read())));
         } else if (mode === 'cpu') {
           captured.keys.push(base64(bytesOf(latest!.reply.keys!)));
           captured.order.push(base64(bytesOf(latest!.reply.order.subarray(0, n))));
