@@ -566,7 +566,8 @@ export class Engine {
    * a splat viewer or a sorted instance list draws through, without an index stream to move: the same
    * digit passes as `engine.sort()`, then one copy pass (where passes write 4+ attachments) or none,
    * instead of a gather of the keys and one of the values. Lengths on the GPU work too.
-   * @throws Error if `keys` has several components, `bits` is given for keys that are not uint32, or
+   * @throws Error if `keys` has several components, `bits` is given for keys that are not uint32,
+   * `descending` is not a boolean, an option is unknown (`values` included: use `engine.sort()`), or
    * `keys` is disposed or belongs to another engine.
    * @example
    * ```ts
