@@ -3,10 +3,10 @@
 // indices' length; an index at or past the source's length reads as zeros, and texels past the
 // indices' length are padding (zeros), as in every stream. Either length may still be on the GPU
 // (a compaction's output), so the output can be chained without a readback.
-// With INDEX_LANES (the radix sort's last digit, src/sort.ts): index j is lane j % INDEX_LANES of
-// texel j / INDEX_LANES of a TEXTURE_2D_ARRAY, four lanes to a texel, a layer per four lanes (where
-// radix-select.frag wrote them), not a texture in the output's layout: the sort gathers from there
-// without first copying the indices into its keys' layout.
+// With INDEX_LANES (the radix sort's last digit, src/sort.ts): the indices are read where the last
+// select wrote them, INDEX_LANES to a texel of a TEXTURE_2D_ARRAY (index-lanes.glsl), not from a
+// texture in the output's layout: the sort gathers from there without first copying them into its
+// keys' layout.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -16,7 +16,7 @@ precision highp usampler2D;
 uniform usampler2D u_source;
 uniform int u_sourceWidthLog2;
 #ifdef INDEX_LANES
-precision highp usampler2DArray;
+#include "index-lanes.glsl"
 uniform usampler2DArray u_indices;
 uniform int u_indicesWidthLog2;      // its texels'
 #else
@@ -45,8 +45,7 @@ void main() {
   uint j = indexOf(texel, uint(u_widthLog2));
   if (j >= indicesLength()) return;
 #ifdef INDEX_LANES
-  uint lane = j % uint(INDEX_LANES);
-  uint i = texelFetch(u_indices, ivec3(texelOf(j / uint(INDEX_LANES), uint(u_indicesWidthLog2)), int(lane >> 2)), 0)[lane & 3u];
+  uint i = laneAt(u_indices, uint(u_indicesWidthLog2), uint(INDEX_LANES), j);
 #else
   uint i = texelFetch(u_indices, texel, 0).r;
 #endif

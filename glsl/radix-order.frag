@@ -1,16 +1,15 @@
 #version 300 es
 // Radix sort's order (engine.argsort(), src/sort.ts): output j is the input position of the element
 // sorted to j. Where passes write 4 or more attachments the last digit's select wrote those
-// positions (radix-select.frag, WRITE_INDICES): lane j % LANES of texel j / LANES, four lanes to a
-// texel and a layer per four lanes; this copies them into the keys' layout, one per texel (the
-// gathers of engine.sort() read them where they lie instead). Zeros past the length.
+// positions in lanes, LANES to a texel (index-lanes.glsl); this copies them into the keys' layout,
+// one per texel (the gathers of engine.sort() read them where they lie instead). Zeros past the length.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
-precision highp usampler2DArray;
 
 #include "texel-index.glsl"
 #include "stream-length.glsl"
+#include "index-lanes.glsl"
 
 uniform usampler2DArray u_lanes;
 uniform int u_lanesWidthLog2;   // the select's texels'
@@ -21,6 +20,5 @@ void main() {
   uint j = indexOf(ivec2(gl_FragCoord.xy), uint(u_widthLog2));
   outValue = uvec4(0u);
   if (j >= streamLength()) return;
-  uint lane = j % uint(LANES);
-  outValue.r = texelFetch(u_lanes, ivec3(texelOf(j / uint(LANES), uint(u_lanesWidthLog2)), int(lane >> 2)), 0)[lane & 3u];
+  outValue.r = laneAt(u_lanes, uint(u_lanesWidthLog2), uint(LANES), j);
 }
