@@ -4,6 +4,9 @@
 // where d's bit is 0), two words per 32 elements and plane. A fragment writes the masks of
 // MASK_LAYERS pairs of digits, one pair per layer (attachment), for one block: with 8 attachments
 // and 4-bit digits all 16 digits' masks in one fragment (radix-masks.glsl has the layout).
+// PLANES_FROM_SELECT (a layer): after the first digit, the planes come from the previous digit's
+// select (radix-select.frag NEXT_PLANES), 8 elements to a texel in that layer, byte j of .x plane j,
+// instead of a digits pass.
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -12,7 +15,12 @@ precision highp usampler2D;
 #include "stream-length.glsl"
 #include "radix-digit-fields.glsl"
 
+#ifdef PLANES_FROM_SELECT
+precision highp usampler2DArray;
+uniform usampler2DArray u_digits;   // the select's layers
+#else
 uniform usampler2D u_digits;
+#endif
 uniform int u_digitsWidthLog2;
 uniform int u_masksWidthLog2;   // this target's: texel (pair / MASK_LAYERS)·u_blocks + block
 uniform int u_blocks;
@@ -48,6 +56,17 @@ void main() {
     uint first = block << 6;
     uint length = streamLength();
     valid = uvec2(validBits(first, length), validBits(first + 32u, length));
+#ifdef PLANES_FROM_SELECT
+    // 8 texels per block: byte j of texel i's .x is plane j of the block's elements 8·i .. 8·i + 7.
+    for (int j = 0; j < DIGIT_BITS; ++j) planes[j] = uvec2(0u);
+    for (int i = 0; i < 8; ++i) {
+      uint x = texelFetch(u_digits, ivec3(texelOf(block * 8u + uint(i), uint(u_digitsWidthLog2)), PLANES_FROM_SELECT), 0).x;
+      for (int j = 0; j < DIGIT_BITS; ++j) {
+        uint bits = ((x >> uint(8 * j)) & 0xffu) << uint(8 * (i & 3));
+        if (i < 4) planes[j].x |= bits; else planes[j].y |= bits;
+      }
+    }
+#else
     // The planes' layout is radix-digit-fields.glsl#bitPlanes': word j · PLANE_WORDS + h of a texel is
     // plane j of its elements 32·h .. 32·h + 31 (4-bit digits: one word per plane, two texels per block).
     uvec4 low = texelFetch(u_digits, texelOf(block * uint(DIGIT_BITS / 2), uint(u_digitsWidthLog2)), 0);
@@ -56,6 +75,7 @@ void main() {
     for (int j = 0; j < 4; ++j) planes[j] = uvec2(low[j], high[j]);
 #else
     for (int j = 0; j < 2; ++j) planes[j] = uvec2(low[2 * j], low[2 * j + 1]);
+#endif
 #endif
   }
   uint pair = part * uint(MASK_LAYERS);

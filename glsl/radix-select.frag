@@ -4,7 +4,10 @@
 // the layers of a TEXTURE_2D_ARRAY (one per attachment):
 // - WRITE_PAIRS: the elements themselves, the pairs (sort key, input position), two per RGBA32UI
 //   texel (RANKS = 2 · ATTACHMENTS: 16 with 8), which the next digit reads as they lie
-//   (radix-element.glsl, ELEMENT_LAYERS): no move pass;
+//   (radix-element.glsl, ELEMENT_LAYERS): no move pass; with NEXT_PLANES (4 attachments of pairs,
+//   8 outputs), one more layer holds the next digit's bit planes of the 8 outputs, byte j of .x
+//   plane j, which the next digit's masks pass reads (radix-digit-masks.frag PLANES_FROM_SELECT):
+//   no digits pass after the first digit;
 // - WRITE_INDICES (the last digit): their input positions, four per texel (RANKS = 4 · ATTACHMENTS),
 //   from which the gathers read the keys and values (gather.frag, INDEX_LANES);
 // - otherwise their positions in the current order, four per texel, and the move pass fetches the
@@ -37,7 +40,16 @@ precision highp usampler2D;
 #endif
 
 uniform int u_positionsWidthLog2;   // this pass's texels: one per RANKS outputs
+#ifdef NEXT_PLANES
+#if ATTACHMENTS != 4 || !defined(WRITE_PAIRS)
+#error NEXT_PLANES: the planes of 8 outputs, written with the pairs on 4 attachments
+#endif
+layout(location = 0) out uvec4 outPositions[ATTACHMENTS + 1];
+// The next digit's bits of an output's sort key, as bits k, 8 + k, 16 + k, 24 + k (planes 0 .. 3).
+#define PLANE_BITS(key, k) { uint d = ((key) >> uint(u_shift + DIGIT_BITS)) & uint(BUCKETS - 1); for (int j = 0; j < DIGIT_BITS; ++j) planes |= ((d >> uint(j)) & 1u) << uint(8 * j + (k)); }
+#else
 layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
+#endif
 
 // The element moving to output position p, searched for alone.
 uint elementMovingTo(uint p) {
@@ -140,6 +152,14 @@ void main() {
       t7 += texel == 7u ? at : uvec4(0u);
     }
   }
+#ifdef NEXT_PLANES
+  // The outputs' next digits as bit planes (zeros past the stream: digit 0, which the masks pass
+  // leaves out by the length).
+  uint planes = 0u;
+  PLANE_BITS(t0.x, 0) PLANE_BITS(t0.z, 1) PLANE_BITS(t1.x, 2) PLANE_BITS(t1.z, 3)
+  PLANE_BITS(t2.x, 4) PLANE_BITS(t2.z, 5) PLANE_BITS(t3.x, 6) PLANE_BITS(t3.z, 7)
+  outPositions[ATTACHMENTS] = uvec4(planes, 0u, 0u, 0u);
+#endif
   // Fragment outputs take constant indices only (no loop, even an unrolled one, in ANGLE).
   outPositions[0] = t0;
   outPositions[1] = t1;

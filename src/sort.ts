@@ -1,12 +1,13 @@
 // engine.sort(): a stable LSD radix sort on exact integer textures. The elements travel as pairs
 // (sort key, input position). Per digit of SORT_RADIX.digitBits bits, from the lowest: the digits of
-// 32 (or 64) elements go to a texel as bit planes (glsl/radix-digits.frag); each block of 64 elements
+// 32 (or 64) elements go to a texel as bit planes (glsl/radix-digits.frag; after the first digit the
+// select before writes them, where passes write 8 attachments: SORT_SELECT.planes); each block of 64 elements
 // notes which of its elements have each digit, as bit masks made from the planes, the masks of up to
 // 8 pairs of digits per fragment, a pair per attachment (glsl/radix-digit-masks.frag; H200 egl, 2^24
 // uint32 keys + values: 79.3 -> 74.4 ms against a pass per pair comparing packed fields); the masks' bit counts per
 // group of 2^SORT_COUNTS.groupLog2 blocks (glsl/radix-block-counts.frag) get one scan for all digits. Where a pass writes 4 or more
 // attachments, a select pass (glsl/radix-select.frag) places 2 × attachments consecutive outputs per
-// fragment (one search, from SORT_SELECT.directoryFrom elements a gallop from a directory entry per
+// fragment (8 on 4 of 8 attachments where it writes the next digit's planes too; one search, from SORT_SELECT.directoryFrom elements a gallop from a directory entry per
 // 2^SORT_SELECT.directoryShift outputs, then a walk along the digit's masks) and writes their pairs into the layers of
 // a TEXTURE_2D_ARRAY, where the next digit reads them (SORT_SELECT.writes 'pairs'; H200 egl, 2^22
 // uint32 keys + values: 25.9 -> 23.1 ms against a select writing 4 × attachments positions and a move
@@ -74,12 +75,20 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * 70.6), 2^22 19.8 -> 19.3-19.5; 2^20 second run 5.64 -> 5.53-5.58, first 5.85 -> 18-23 (spikes), a
  * later call 5.62-5.66 -> 5.60-5.68: no gain there, and a pass more per digit where the sort is bound
  * by the host, so from 2^21. 0: no directory; otherwise log2(4 × attachments) to 12 (checked at
- * every call that runs a select). `enabled` off, 'positions' and 7 only to compare (bench/sort-probe.ts --select,
- * --queues, --select-directory).
+ * every call that runs a select). `planes`: where passes write 8 attachments, the select placing the
+ * pairs writes them on 4 (8 outputs per fragment) and the next digit's bit planes of its outputs on
+ * a fifth (glsl/radix-select.frag NEXT_PLANES), from which the next digit's masks pass makes the
+ * masks (PLANES_FROM_SELECT): no digits pass after the first digit. H200 egl, uint32 keys + values,
+ * same call, three runs: 2^20 5.52-5.58 -> 5.28-5.40 ms, 2^22 18.9-19.0 -> 18.0, 2^24 70.0-70.3 ->
+ * 67.9-68.0 (16-bit keys 42.0-42.1 -> 40.2-40.4); the select's 8 outputs per fragment cost what 16
+ * did.
+ * `enabled` off, 'positions', `planes` off and 7 only to compare (bench/sort-probe.ts --select,
+ * --planes, --queues, --select-directory).
  */
-export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; queue: 3 | 7; directoryShift: number; directoryFrom: number } = {
+export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; queue: 3 | 7; directoryShift: number; directoryFrom: number } = {
   enabled: true,
   writes: 'pairs',
+  planes: true,
   queue: 3,
   directoryShift: 6,
   directoryFrom: 2 ** 21,
@@ -190,10 +199,15 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
   const select = SORT_SELECT.enabled && gpu.drawBuffers >= 4;
   const writes = select ? SORT_SELECT.writes : undefined;
   const attachments = gpu.drawBuffers;
+  // Where the select places the pairs with the next digit's planes beside them: the pairs on 4
+  // layers and the planes on the fifth (so from 5 attachments: 8 in the browsers).
+  const planesLayer = writes === 'pairs' && SORT_SELECT.planes && attachments >= 5 ? 4 : undefined;
+  const pairLayers = planesLayer ?? attachments;
   // The select pass's texels: 4 × attachments positions each (per texel of each layer), or
-  // 2 × attachments pairs where it moves the pairs itself.
+  // 2 × pairLayers pairs where it moves the pairs itself.
   const positions = select ? groupsLayout(capacity, widthLog2, log2Exact(4 * attachments)) : undefined;
-  const selected = writes === 'pairs' ? groupsLayout(capacity, widthLog2, log2Exact(2 * attachments)) : undefined;
+  const selected = writes === 'pairs' ? groupsLayout(capacity, widthLog2, log2Exact(2 * pairLayers)) : undefined;
+  const planesMasksProgram = planesLayer === undefined ? undefined : gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: { ...common, PLANES_FROM_SELECT: planesLayer } });
   // A directory (glsl/radix-directory.frag) for whichever pass searches per digit: the select's
   // (SORT_SELECT.directoryShift, from SORT_SELECT.directoryFrom texels) or the move's
   // (SORT_DIRECTORY.shift, from SORT_DIRECTORY.fromElements). Undefined: each search spans all groups.
@@ -217,14 +231,20 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
       const last = digit === digits - 1;
       // After a select that placed the pairs, they lie in its layers (radix-element.glsl).
       const fromSelected = selected !== undefined && digit > 0;
-      const stage = { ...common, FIRST_DIGIT: digit === 0, LAST_DIGIT: last, ELEMENT_LAYERS: fromSelected ? attachments : false };
-      const digitsProgram = gpu.program({ name: 'radix-digits.frag', fragment: radixDigits, defines: stage });
+      const stage = { ...common, FIRST_DIGIT: digit === 0, LAST_DIGIT: last, ELEMENT_LAYERS: fromSelected ? pairLayers : false };
       const elements = { u_elements: (current ?? keys.target).texture, u_widthLog2: fromSelected ? selected.widthLog2 : widthLog2, u_shift: shift, ...length };
       const next = gpu.scope((scope) => {
-        const packedDigits = scope.target(packed.width, packed.height, texelFormats.rgba32ui);
-        gpu.pass(digitsProgram, packedDigits, { ...elements, u_digitsWidthLog2: packed.widthLog2 });
         const digitMasks = scope.target(masks.width, masks.height, texelFormats.rgba32ui, maskLayers);
-        gpu.pass(masksProgram, digitMasks, { u_digits: packedDigits.texture, u_digitsWidthLog2: packed.widthLog2, u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount, ...length });
+        const masksTarget = { u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount, ...length };
+        if (fromSelected && planesMasksProgram) {
+          // The previous digit's select wrote this digit's planes beside the pairs.
+          gpu.pass(planesMasksProgram, digitMasks, { u_digits: current!.texture, u_digitsWidthLog2: selected.widthLog2, ...masksTarget });
+        } else {
+          const digitsProgram = gpu.program({ name: 'radix-digits.frag', fragment: radixDigits, defines: stage });
+          const packedDigits = scope.target(packed.width, packed.height, texelFormats.rgba32ui);
+          gpu.pass(digitsProgram, packedDigits, { ...elements, u_digitsWidthLog2: packed.widthLog2 });
+          gpu.pass(masksProgram, digitMasks, { u_digits: packedDigits.texture, u_digitsWidthLog2: packed.widthLog2, ...masksTarget });
+        }
         const masksUniforms = { u_masks: digitMasks.texture, u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount };
         const ranks = scope.own(runningCounts(gpu, countsProgram, scanEntry, { counts, groupCount, masksUniforms, length, maxTextureSize }));
         const rankUniforms = { u_ranks: ranks.texture, u_ranksWidthLog2: counts.widthLog2, u_groups: groupCount, ...length };
@@ -238,8 +258,8 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
         }
         if (selected && !last) {
           // The select places the pairs: the next digit reads them where they are.
-          const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: attachments, WRITE_PAIRS: true, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
+          const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, pairLayers + (planesLayer === undefined ? 0 : 1));
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: pairLayers, WRITE_PAIRS: true, NEXT_PLANES: planesLayer !== undefined, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
           gpu.pass(selectProgram, pairs, { ...elements, ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 });
           return scope.keep(pairs);
         }

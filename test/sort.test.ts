@@ -245,8 +245,10 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // among them, or a digit's elements sparse (few distinct keys in many blocks), sends the fragment to
 // the search per output; its first search counts the masks of the blocks within a counted group
 // (SORT_COUNTS: 1, 4 or 8 blocks), or, with the select's directory (SORT_SELECT.directoryShift), a
-// gallop from the entry of every 2^shift-th output. Forced to 1 (the search per output), 4 and 8
-// attachments.
+// gallop from the entry of every 2^shift-th output. With 8 attachments the select placing the pairs
+// writes them on 4 layers (8 outputs) and the next digit's bit planes on a fifth, from which the next
+// digit's masks are made (SORT_SELECT.planes), or, with planes off, 16 outputs on 8 layers and a
+// digits pass per digit. Forced to 1 (the search per output), 4 and 8 attachments.
 //
 // GLCOMPACT_SORT_KNOBS_DEFAULTS=1 (the chromium project, vitest.config.ts) runs only the rows of the
 // shipped defaults (SORT_RADIX 4 bits, pairs, 3 queued, groups of 2^2; without and with a select
@@ -254,23 +256,25 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // time. The other rows are knobs for bench/sort-probe.ts; node, firefox and webkit run them all.
 const defaultsOnly = envFlag('GLCOMPACT_SORT_KNOBS_DEFAULTS');
 /**
- * digitBits, writes, queue, groupLog2, directoryShift (0: none); the first is the shipped default below
- * SORT_SELECT.directoryFrom (no select directory), the sixth the shipped default above it.
+ * digitBits, writes, queue, groupLog2, directoryShift (0: none), planes; the first is the shipped
+ * default below SORT_SELECT.directoryFrom (no select directory), the sixth the shipped default above it.
  */
 const SELECT_ROWS = [
-  [4, 'pairs', 3, 2, 0],
-  [4, 'positions', 7, 0, 0],
-  [2, 'pairs', 3, 3, 0],
-  [4, 'pairs', 7, 3, 0],
-  [2, 'positions', 3, 2, 0],
-  [4, 'pairs', 3, 2, 6],
-  [2, 'positions', 7, 2, 5],
+  [4, 'pairs', 3, 2, 0, true],
+  [4, 'positions', 7, 0, 0, true],
+  [2, 'pairs', 3, 3, 0, true],
+  [4, 'pairs', 7, 3, 0, true],
+  [2, 'positions', 3, 2, 0, true],
+  [4, 'pairs', 3, 2, 6, true],
+  [2, 'positions', 7, 2, 5, true],
+  [4, 'pairs', 3, 2, 0, false],
+  [2, 'pairs', 7, 2, 6, false],
 ] as const;
 /** The knobs as shipped, read before any test changes them. */
-const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, queue: SORT_SELECT.queue, groupLog2: SORT_COUNTS.groupLog2, directoryShift: SORT_SELECT.directoryShift };
+const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, planes: SORT_SELECT.planes, queue: SORT_SELECT.queue, groupLog2: SORT_COUNTS.groupLog2, directoryShift: SORT_SELECT.directoryShift };
 /** A row of the shipped defaults: without the select directory (small streams) or with the shipped one. */
-const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift]: readonly [number, string, number, number, number]) =>
-  digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2 && (directoryShift === 0 || directoryShift === SHIPPED.directoryShift);
+const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift, planes]: readonly [number, string, number, number, number, boolean]) =>
+  digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2 && planes === SHIPPED.planes && (directoryShift === 0 || directoryShift === SHIPPED.directoryShift);
 it('the select rows hold the shipped defaults without and with a directory (what GLCOMPACT_SORT_KNOBS_DEFAULTS=1 keeps)', () => {
   expect(SELECT_ROWS.filter(isShipped).map((row) => row[4])).toEqual([0, SHIPPED.directoryShift]);
 });
@@ -323,15 +327,16 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     }
   });
 
-  it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none); uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift], context) => {
+  it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none), the next digit\'s planes from the select (8 attachments): %s; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift, planes], context) => {
     // Skipped before the engine's attachments are limited, so a skip leaves them as they were.
-    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
-    context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
+    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
+    context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0 || !planes), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
+    context.skip(drawBuffers === 4 && !planes, 'planes come from the select only where passes write 5+ attachments: with 4 this row is the planes-on row\'s path');
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     Object.assign(SORT_RADIX, { digitBits });
     // The select's directory forced at every size where asked for (by default from 2^21 texels), and none otherwise.
-    Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0 });
+    Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0, planes });
     Object.assign(SORT_COUNTS, { groupLog2 });
     try {
       for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {

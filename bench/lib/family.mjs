@@ -336,7 +336,8 @@ function gpuTrial(ctx, point) {
 }
 
 /**
- * engine.sort's passes (src/sort.ts): per 4-bit digit one pass packing the digits, one making each
+ * engine.sort's passes (src/sort.ts): per 4-bit digit one pass packing the digits (the first digit
+ * only where the select writes the next digit's planes: 5+ attachments), one making each
  * block's digit masks, one counting them per group of 4 blocks, one 4-component scan of the counts
  * (n/256 groups × 4 quads = n/64 texels: src/sort.ts SORT_COUNTS), then where passes write 4+
  * attachments a select pass, which places the pairs itself (SORT_SELECT.writes 'pairs'; the last
@@ -356,16 +357,20 @@ function sortPasses(ctx, engine, point, counted) {
   // pass from SORT_SELECT.directoryFrom (2^21) elements; else streams of SORT_DIRECTORY.fromElements
   // (2^18) and more add a directory pass per digit.
   const select = engine.caps.drawBuffers >= 4 ? 1 : 0;
+  // From 5 attachments (8 here) the select writes the next digit's planes beside the pairs
+  // (SORT_SELECT.planes): a digits pass for the first digit only.
+  const packs = select && engine.caps.drawBuffers >= 5 ? 1 : digits;
   const directory = point.n >= (select ? 2 ** 21 : 2 ** 18) ? 1 : 0;
   const moves = select ? 0 : digits;
-  const formula = digits * (3 + scan.glDrawCalls + select + directory) + moves + moved;
+  const formula = digits * (2 + scan.glDrawCalls + select + directory) + packs + moves + moved;
   return {
     digits,
-    perDigit: { packMasksCounts: 3, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, select, directory },
+    perDigit: { masksCounts: 2, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, select, directory },
+    packs,
     moves,
     gathers: moved,
     formula,
-    formulaText: `${digits} digits × (3 pack/masks/counts + ${scan.glDrawCalls} scan draws${directory ? ' + 1 directory' : ''}${select ? ' + 1 select' : ''}) + ${moves} move${moves === 1 ? '' : 's'} + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
+    formulaText: `${digits} digits × (2 masks/counts + ${scan.glDrawCalls} scan draws${directory ? ' + 1 directory' : ''}${select ? ' + 1 select' : ''}) + ${packs} digit pack${packs === 1 ? '' : 's'} + ${moves} move${moves === 1 ? '' : 's'} + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
     countedDrawCalls: counted,
     matches: formula === counted,
   };
