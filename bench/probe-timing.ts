@@ -28,12 +28,19 @@ export function probeEngine() {
 }
 
 /**
- * Median ms per call of `run`: after one warm-up call, `repeats` batches of `batch` calls back to
- * back, each batch timed up to engine.finish().
+ * Median ms per call of `run`: after one warm-up call (or, with `warmupMs`, calls in batches of
+ * `batch` until that long has passed), `repeats` batches of `batch` calls back to back, each batch
+ * timed up to engine.finish(). A GPU idle before (a probe's CPU reference, its first size) runs the
+ * first batches at lower clocks: the H200 sorted 2^20 keys + values in 5.28-5.40 ms as a process's
+ * first size and 4.93-5.14 after 2^19 (docs/performance.md, fifteenth session).
  */
-export async function perCall(engine: Engine, run: () => void, { repeats, batch }: { repeats: number; batch: number }): Promise<number> {
+export async function perCall(engine: Engine, run: () => void, { repeats, batch, warmupMs = 0 }: { repeats: number; batch: number; warmupMs?: number }): Promise<number> {
   run();
   await engine.finish();
+  for (const start = performance.now(); performance.now() - start < warmupMs; ) {
+    for (let k = 0; k < batch; k++) run();
+    await engine.finish();
+  }
   const times: number[] = [];
   for (let r = 0; r < repeats; r++) {
     const start = performance.now();

@@ -5,7 +5,7 @@
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
 //          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7] [--count-groups 0,2,3] [--select-directory 0,6,8]
-//          [--planes on,off] [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--profile]
+//          [--planes on,off] [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--warmup-ms 0] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
 import { gpuOf } from '../src/internal.js';
@@ -46,6 +46,8 @@ const { values: options } = parseArgs({
     // Blocks per counted group, log2 (SORT_COUNTS.groupLog2): 0 counts every block.
     'count-groups': { type: 'string', default: String(SORT_COUNTS.groupLog2) },
     repeats: { type: 'string', default: '5' },
+    // Calls before each timing (ms of them): the GPU at its working clocks (probe-timing.ts perCall).
+    'warmup-ms': { type: 'string', default: '0' },
     batch: { type: 'string', default: '3' },
     profile: { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -74,6 +76,7 @@ const planesList = options.planes.split(',');
 for (const v of planesList) if (v !== 'on' && v !== 'off') refuse(`--planes: on, off or both; got ${options.planes}`);
 const [repeats] = integers('repeats', options.repeats, (v) => v >= 1);
 const [batch] = integers('batch', options.batch, (v) => v >= 1);
+const [warmupMs] = integers('warmup-ms', options['warmup-ms'], (v) => v >= 0);
 const selects = options.select.split(',');
 for (const select of selects) if (!['pairs', 'positions', 'off'].includes(select)) refuse(`--select: pairs, positions or off; got ${options.select}`);
 const treeShapes: Array<TreeShape | undefined> = options['tree-shapes'] === undefined ? [undefined] : options['tree-shapes'].split(',').map((text) => {
@@ -103,9 +106,9 @@ if (options['draw-buffers'] !== undefined) {
   }
   gpuOf(engine).drawBuffers = wanted as 1 | 4 | 8;
 }
-console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per pass; batches of ${batch}, median of ${repeats}`);
+console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per pass; batches of ${batch}, median of ${repeats}${warmupMs > 0 ? `, after ${warmupMs} ms of calls` : ''}`);
 
-const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch });
+const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch, warmupMs });
 
 const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; planes?: boolean; queue?: number; groupLog2?: number; selectDirectory?: number; treeShape?: TreeShape; ms: number; issueMs?: number }> = [];
 const profile: Record<string, number> = {};
@@ -194,5 +197,5 @@ for (const log2n of sizes) {
     valueStream.dispose();
   }
 }
-if (options.out) writeProbeJson(options.out, 'sort-probe', { renderer, batch, repeats, rows, profile });
+if (options.out) writeProbeJson(options.out, 'sort-probe', { renderer, batch, repeats, warmupMs, rows, profile });
 engine.dispose();

@@ -1,7 +1,7 @@
 #version 300 es
 // Radix sort, per digit (src/sort.ts): entry e notes the counted group of blocks holding the element
 // that moves to output position e · 2^DIRECTORY_SHIFT (a binary search over all groups,
-// radix-rank.glsl). The move pass (every 2^3 outputs) and the select pass (every 2^6, from 2^21
+// radix-rank.glsl). The move pass (every 2^3 outputs) and the select pass (every 2^6, from 2^20
 // elements) then start from an output's entry and gallop forward a few groups (radix-rank.glsl
 // groupFromDirectory) instead of searching all groups, as the bitmask compaction's directory does.
 // Compiled without DIRECTORY: radix-rank.glsl declares the directory's uniforms under it.

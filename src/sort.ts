@@ -73,8 +73,10 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * (glsl/radix-directory.frag) and each select fragment gallops from its entry instead of searching
  * all groups. H100 egl, uint32 keys + values, two runs: 2^24 73.2-73.4 -> 70.4 ms (every 2^8:
  * 70.6), 2^22 19.8 -> 19.3-19.5; 2^20 second run 5.64 -> 5.53-5.58, first 5.85 -> 18-23 (spikes), a
- * later call 5.62-5.66 -> 5.60-5.68: no gain there, and a pass more per digit where the sort is bound
- * by the host, so from 2^21. 0: no directory; otherwise log2(4 × attachments) to 12 (checked at
+ * later call 5.62-5.66 -> 5.60-5.68: no gain there, so it started at 2^21. Since the select places 8
+ * pairs per fragment (`planes`), twice the searches: H200 egl, 2^20, after 2 s of calls, both orders,
+ * four runs: 5.11-5.23 -> 4.92-5.04 ms (after 500 ms of calls and 2^19: 5.04-5.13 -> 4.98-5.00; 2^19
+ * unchanged), so from 2^20. 0: no directory; otherwise log2(4 × attachments) to 12 (checked at
  * every call that runs a select). `planes`: where passes write 8 attachments, the select placing the
  * pairs writes them on 4 (8 outputs per fragment) and the next digit's bit planes of its outputs on
  * a fifth (glsl/radix-select.frag NEXT_PLANES), from which the next digit's masks pass makes the
@@ -91,7 +93,7 @@ export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; pla
   planes: true,
   queue: 3,
   directoryShift: 6,
-  directoryFrom: 2 ** 21,
+  directoryFrom: 2 ** 20,
 };
 
 export interface SortPlan {

@@ -287,7 +287,7 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
   });
 
   // The knob is checked whenever a select runs, at any size (the directory itself starts at
-  // SORT_SELECT.directoryFrom, 2^21 elements), before the call makes anything.
+  // SORT_SELECT.directoryFrom, 2^20 elements), before the call makes anything.
   it('refuses a select directory spacing below a fragment\'s outputs, above 2^12 or not an integer; takes the bounds', async (context) => {
     context.skip(drawBuffers < 4, `no select pass with ${drawBuffers} attachment per pass`);
     const engine = await engineWithDrawBuffers(drawBuffers);
@@ -335,7 +335,7 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     Object.assign(SORT_RADIX, { digitBits });
-    // The select's directory forced at every size where asked for (by default from 2^21 texels), and none otherwise.
+    // The select's directory forced at every size where asked for (by default from 2^20 texels), and none otherwise.
     Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0, planes });
     Object.assign(SORT_COUNTS, { groupLog2 });
     try {

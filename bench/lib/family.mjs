@@ -341,7 +341,7 @@ function gpuTrial(ctx, point) {
  * block's digit masks, one counting them per group of 4 blocks, one 4-component scan of the counts
  * (n/256 groups × 4 quads = n/64 texels: src/sort.ts SORT_COUNTS), then where passes write 4+
  * attachments a select pass, which places the pairs itself (SORT_SELECT.writes 'pairs'; the last
- * digit's writes the input positions, which the gathers read where they lie: no move pass), from 2^21 elements after a directory pass of its own
+ * digit's writes the input positions, which the gathers read where they lie: no move pass), from 2^20 elements after a directory pass of its own
  * (SORT_SELECT.directoryFrom), else a move pass per digit (from 2^18 elements after a directory pass:
  * SORT_DIRECTORY.fromElements); then a gather per moved stream (keys, values). The scan's passes come
  * from engine.scan of a 4-component uint32 stream of n/64 elements (the same default algorithm);
@@ -354,13 +354,13 @@ function sortPasses(ctx, engine, point, counted) {
   const moved = point.withValues ? 2 : 1;
   const scan = rgbaScanCost(ctx, engine, point.n / 64);
   // Where a pass writes 4+ attachments, a select pass per digit (SORT_SELECT), after a directory
-  // pass from SORT_SELECT.directoryFrom (2^21) elements; else streams of SORT_DIRECTORY.fromElements
+  // pass from SORT_SELECT.directoryFrom (2^20) elements; else streams of SORT_DIRECTORY.fromElements
   // (2^18) and more add a directory pass per digit.
   const select = engine.caps.drawBuffers >= 4 ? 1 : 0;
   // From 5 attachments (8 here) the select writes the next digit's planes beside the pairs
   // (SORT_SELECT.planes): a digits pass for the first digit only.
   const packs = select && engine.caps.drawBuffers >= 5 ? 1 : digits;
-  const directory = point.n >= (select ? 2 ** 21 : 2 ** 18) ? 1 : 0;
+  const directory = point.n >= (select ? 2 ** 20 : 2 ** 18) ? 1 : 0;
   const moves = select ? 0 : digits;
   const formula = digits * (2 + scan.glDrawCalls + select + directory) + packs + moves + moved;
   return {
