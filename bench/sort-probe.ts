@@ -65,7 +65,7 @@ const integers = (name: string, text: string, ok: (v: number) => boolean): numbe
 };
 const sizes = integers('sizes', options.sizes, (v) => v >= 1 && v <= 26);
 const shifts = integers('shifts', options.shifts, (v) => v >= 0 && v <= 10);
-const queues = integers('queues', options.queues, (v) => v === 3 || v === 7);
+const queues = integers('queues', options.queues, (v) => v === 2 || v === 3 || v === 7);
 // 0, or from log2 of a last-digit select fragment's outputs (4 × attachments) to 12; the engine checks
 // the bound against the attachments in use (src/sort.ts), so 4 passes here for --draw-buffers 4.
 const selectDirectories: Array<number | undefined> = options['select-directory'] === undefined ? [undefined] : integers('select-directory', options['select-directory'], (v) => v === 0 || (v >= 4 && v <= 12));
@@ -138,7 +138,7 @@ for (const log2n of sizes) {
       SORT_SELECT.planes = planes;
       Object.assign(SORT_SELECT, selectDirectory === undefined ? { directoryShift: selectDefaults.directoryShift, directoryFrom: selectDefaults.directoryFrom } : { directoryShift: selectDirectory, directoryFrom: 0 });
       LANES_SHAPE.aboveTexels = above;
-      SORT_SELECT.queue = queue as 3 | 7;
+      SORT_SELECT.queue = queue as 2 | 3 | 7;
       Object.assign(TREE_SHAPE as TreeShape, shape ?? defaultShape);
       SORT_RADIX.digitBits = digitBits as 2 | 4;
       SORT_COUNTS.groupLog2 = groupLog2;

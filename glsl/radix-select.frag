@@ -58,12 +58,13 @@ uint elementMovingTo(uint p) {
 }
 
 // Output position first + k: the next set bit of the digit's mask `rest`, moving on to the next
-// block's when it is empty. The masks of the SELECT_QUEUE (3 or 7) blocks after the current one wait
-// in a register queue (q1 .. q3 or q7): an advance takes q1 and fetches the mask SELECT_QUEUE blocks
+// block's when it is empty. The masks of the SELECT_QUEUE (2, 3 or 7) blocks after the current one wait
+// in a register queue (q1 .. q2, q3 or q7): an advance takes q1 and fetches the mask SELECT_QUEUE blocks
 // on into the last, so a fetch is needed a few advances after it was issued and the walk rarely waits
 // for one (fetched when needed, each lane of a warp waited at its own steps: H200, 2^22, random 4-bit
 // digits, 2.6 ms per digit; with 7, 1.4). 3 moves fewer registers per advance: H200 egl, uint32 keys
-// + values, 2^24 88.5 -> 86.0 ms, 2^22 22.8 -> 22.2 (src/sort.ts SORT_SELECT.queue).
+// + values, 2^24 88.5 -> 86.0 ms, 2^22 22.8 -> 22.2; 2 once a fragment placed 8 pairs, not 16 (src/sort.ts
+// SORT_SELECT.queue).
 // An empty mask is looked past up to three times, each check only after an advance (nested: H200
 // egl, 2^24 uint32 keys + values 87.7 -> 86.7 ms, 2^22 22.9 -> 22.6, against three checks in a row).
 // Three empty masks in a row mark the fragment `irregular` (its positions are then wrong and the loop
@@ -72,7 +73,9 @@ uint elementMovingTo(uint p) {
 // against the bucket's end, which this pass made until 2026-11-26, is not needed). Written out once
 // per output, loop-free: the steps stay in registers and the shader stays quick to compile (see
 // bitmask-select.frag). (One line: headless-gl's ANGLE rejects line continuations.)
-#if SELECT_QUEUE == 3
+#if SELECT_QUEUE == 2
+#define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = maskAfter(block, 2u); }
+#elif SELECT_QUEUE == 3
 #define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = maskAfter(block, 3u); }
 #else
 #define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = q4; q4 = q5; q5 = q6; q6 = q7; q7 = maskAfter(block, 7u); }
@@ -110,8 +113,11 @@ void main() {
     rest = bit < 32u ? uvec2(rest.x & ~((2u << bit) - 1u), rest.y) : uvec2(0u, rest.y & ~((2u << (bit - 32u)) - 1u));
   }
   // The next blocks' masks, fetched together.
-  uvec2 q1 = maskAfter(block, 1u), q2 = maskAfter(block, 2u), q3 = maskAfter(block, 3u);
-#if SELECT_QUEUE != 3
+  uvec2 q1 = maskAfter(block, 1u), q2 = maskAfter(block, 2u);
+#if SELECT_QUEUE >= 3
+  uvec2 q3 = maskAfter(block, 3u);
+#endif
+#if SELECT_QUEUE == 7
   uvec2 q4 = maskAfter(block, 4u), q5 = maskAfter(block, 5u), q6 = maskAfter(block, 6u), q7 = maskAfter(block, 7u);
 #endif
   bool irregular = false;

@@ -68,7 +68,9 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * where the next digit reads them: no move pass) or 'positions' (4 × attachments per fragment, and a
  * move pass fetches the pair at each; H200 egl, uint32 keys + values, 2^20 / 2^22 / 2^24: 6.9 / 25.9 /
  * 96.5 ms against 6.4 / 23.1 / 91.3 for 'pairs'). `queue`: masks the select fetches ahead of its
- * walk (3: 2^24 86.0 ms against 88.5 with 7). `directoryShift`: for streams of at least
+ * walk (3: 2^24 86.0 ms against 88.5 with 7; since a fragment places 8 pairs, 2: H200 egl, after
+ * 1 s of calls, both orders, four runs, 2^20 5.06-5.31 -> 4.99-5.18 ms, 2^22 17.87-18.04 -> 17.67-18.03,
+ * one run at 2^24 67.3 -> 66.6; 16-bit keys within the spread either way). `directoryShift`: for streams of at least
  * `directoryFrom` texels, a directory pass notes the group of every 2^directoryShift-th output
  * (glsl/radix-directory.frag) and each select fragment gallops from its entry instead of searching
  * all groups. H100 egl, uint32 keys + values, two runs: 2^24 73.2-73.4 -> 70.4 ms (every 2^8:
@@ -84,14 +86,14 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * same call, three runs: 2^20 5.52-5.58 -> 5.28-5.40 ms, 2^22 18.9-19.0 -> 18.0, 2^24 70.0-70.3 ->
  * 67.9-68.0 (16-bit keys 42.0-42.1 -> 40.2-40.4); the select's 8 outputs per fragment cost what 16
  * did.
- * `enabled` off, 'positions', `planes` off and 7 only to compare (bench/sort-probe.ts --select,
+ * `enabled` off, 'positions', `planes` off, 3 and 7 only to compare (bench/sort-probe.ts --select,
  * --planes, --queues, --select-directory).
  */
-export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; queue: 3 | 7; directoryShift: number; directoryFrom: number } = {
+export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; queue: 2 | 3 | 7; directoryShift: number; directoryFrom: number } = {
   enabled: true,
   writes: 'pairs',
   planes: true,
-  queue: 3,
+  queue: 2,
   directoryShift: 6,
   directoryFrom: 2 ** 20,
 };

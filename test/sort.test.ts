@@ -241,7 +241,7 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // The select pass (src/sort.ts SORT_SELECT): where a pass writes 4 or 8 attachments, each fragment
 // places 2 or 4 × attachments consecutive outputs by one search and a walk along the digit's masks,
 // writing the pairs themselves (SORT_SELECT.writes 'pairs', 8 or 16 outputs) or their positions for a
-// move pass (16 or 32), with 3 or 7 blocks' masks fetched ahead (SORT_SELECT.queue); a digit changing
+// move pass (16 or 32), with 2, 3 or 7 blocks' masks fetched ahead (SORT_SELECT.queue); a digit changing
 // among them, or a digit's elements sparse (few distinct keys in many blocks), sends the fragment to
 // the search per output; its first search counts the masks of the blocks within a counted group
 // (SORT_COUNTS: 1, 4 or 8 blocks), or, with the select's directory (SORT_SELECT.directoryShift), a
@@ -251,7 +251,7 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // digits pass per digit. Forced to 1 (the search per output), 4 and 8 attachments.
 //
 // GLCOMPACT_SORT_KNOBS_DEFAULTS=1 (the chromium project, vitest.config.ts) runs only the rows of the
-// shipped defaults (SORT_RADIX 4 bits, pairs, 3 queued, groups of 2^2; without and with a select
+// shipped defaults (SORT_RADIX 4 bits, pairs, 2 queued, groups of 2^2, planes; without and with a select
 // directory): SwiftShader compiles each row's shaders anew, 5-25 s a row, which was a fifth of CI's
 // time. The other rows are knobs for bench/sort-probe.ts; node, firefox and webkit run them all.
 const defaultsOnly = envFlag('GLCOMPACT_SORT_KNOBS_DEFAULTS');
@@ -260,12 +260,12 @@ const defaultsOnly = envFlag('GLCOMPACT_SORT_KNOBS_DEFAULTS');
  * default below SORT_SELECT.directoryFrom (no select directory), the sixth the shipped default above it.
  */
 const SELECT_ROWS = [
-  [4, 'pairs', 3, 2, 0, true],
+  [4, 'pairs', 2, 2, 0, true],
   [4, 'positions', 7, 0, 0, true],
   [2, 'pairs', 3, 3, 0, true],
   [4, 'pairs', 7, 3, 0, true],
-  [2, 'positions', 3, 2, 0, true],
-  [4, 'pairs', 3, 2, 6, true],
+  [2, 'positions', 2, 2, 0, true],
+  [4, 'pairs', 2, 2, 6, true],
   [2, 'positions', 7, 2, 5, true],
   [4, 'pairs', 3, 2, 0, false],
   [2, 'pairs', 7, 2, 6, false],
