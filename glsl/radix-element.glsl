@@ -4,6 +4,10 @@
 // or, with ELEMENT_LAYERS, the select pass's TEXTURE_2D_ARRAY of ELEMENT_LAYERS layers
 // (radix-select.frag, WRITE_PAIRS): pairs 2·ELEMENT_LAYERS·t .. 2·ELEMENT_LAYERS·t + 2·ELEMENT_LAYERS
 // - 1 in texel t, two per layer. Digits are DIGIT_BITS wide: BUCKETS = 2^DIGIT_BITS of them.
+// With CARRY_VALUES (the first digit's select, where the sort's keys can be recovered from their
+// sort keys: src/sort.ts SORT_SELECT.carry) a pair's second word is the bits of the element's value
+// (u_values, one component, in the keys' layout) instead of its input position, so the pairs the
+// last digit places are the sorted keys and values themselves: no gathers.
 #include "sort-key.glsl"
 
 #ifdef ELEMENT_LAYERS
@@ -13,6 +17,9 @@ uniform usampler2DArray u_elements;
 uniform usampler2D u_elements;
 #endif
 uniform int u_widthLog2;   // the texture's: the keys' (and the moved pairs'), or the selected pairs'
+#ifdef CARRY_VALUES
+uniform usampler2D u_values;   // the values', in the keys' layout (FIRST_DIGIT only)
+#endif
 uniform int u_shift;       // the digit's lowest bit
 
 #ifdef ELEMENT_LAYERS
@@ -29,7 +36,9 @@ uvec2 elementAt(uint i) {
   return (i & 1u) == 0u ? texel.xy : texel.zw;
 #else
   uvec4 texel = texelFetch(u_elements, texelOf(i, uint(u_widthLog2)), 0);
-#ifdef FIRST_DIGIT
+#if defined(FIRST_DIGIT) && defined(CARRY_VALUES)
+  return uvec2(sortKey(texel.r), texelFetch(u_values, texelOf(i, uint(u_widthLog2)), 0).r);
+#elif defined(FIRST_DIGIT)
   return uvec2(sortKey(texel.r), i);
 #else
   return texel.rg;

@@ -14,3 +14,16 @@ uint sortKey(uint bits) {
   return key;
 }
 
+
+#ifndef FLOAT_VALUES
+// The key whose sort key this is (integer keys only: a float NaN's sort key has lost its payload).
+uint keyOfSortKey(uint key) {
+#ifdef DESCENDING
+  key = ~key;
+#endif
+#ifdef INT_VALUES
+  key ^= 0x80000000u;
+#endif
+  return key;
+}
+#endif

@@ -511,10 +511,13 @@ export class Engine {
    * Sorts `keys` (a stream of uint32, int32 or float32 scalars) on the GPU, stably: equal keys keep
    * their input order, also when `descending`. Floats sort as `Float32Array.prototype.sort` does
    * (-0 before +0, NaN last). `values` (any stream of the same length) move with their keys. An LSD
-   * radix sort over 4-bit digits on exact integer textures: per digit a packing pass, a bit-mask pass, a counts
-   * pass, one scan of the counts, and a select pass that gathers each output's (key, position) pair
-   * (where passes write 4+ attachments; elsewhere a directory pass for large streams and a move
-   * pass); then a gather of the keys and one of the values. 8 digits for
+   * radix sort over 4-bit digits on exact integer textures: per digit a packing pass (the first digit
+   * only where passes write 5+ attachments: the select writes the next digit's planes), a bit-mask
+   * pass, a counts pass, one scan of the counts, and a select pass that gathers each output's (key,
+   * position) pair (where passes write 4+ attachments; elsewhere a directory pass for large streams
+   * and a move pass); then a gather of the keys and one of the values (or, for integer keys with
+   * values of one component or none, where the select runs, the pairs carry the values and two
+   * copies split them). 8 digits for
    * 32-bit keys, `bits / 4` rounded up with `bits`. Lengths on the GPU work too.
    * @throws Error if `keys` has 4 components, `values` is another length, `bits` is given for keys
    * that are not uint32, or a stream is disposed or belongs to another engine.

@@ -11,9 +11,12 @@
 // 2^SORT_SELECT.directoryShift outputs, then a walk along the digit's masks) and writes their pairs into the layers of
 // a TEXTURE_2D_ARRAY, where the next digit reads them (SORT_SELECT.writes 'pairs'; H200 egl, 2^22
 // uint32 keys + values: 25.9 -> 23.1 ms against a select writing 4 × attachments positions and a move
-// pass fetching the pair at each, which stays as 'positions'); the last digit's select writes the
-// input positions of 4 × attachments outputs per fragment, from which the two gathers read them
-// (gather.ts IndexLanes; a move pass had first copied them into the keys' layout). Otherwise a directory notes the counted group of every 2^SORT_DIRECTORY.shift-th output
+// pass fetching the pair at each, which stays as 'positions'). Where the keys are integers and the
+// values have one component or none (SORT_SELECT.carry), the pairs carry the values' bits from the
+// first digit and the last select places them too: two copies in output order
+// (glsl/radix-unpair.frag) give the keys (the sort keys turned back) and the values. Otherwise the
+// last digit's select writes the input positions of 4 × attachments outputs per fragment, from which
+// the two gathers read them (gather.ts IndexLanes; a move pass had first copied them into the keys' layout). Otherwise a directory notes the counted group of every 2^SORT_DIRECTORY.shift-th output
 // (glsl/radix-directory.frag: a binary search over the groups each), and every output position finds
 // the element that moves there (glsl/radix-move.frag: a gallop from its directory entry to the group,
 // the block within it, then the set bit of the right rank in the block's mask) and fetches its pair into an RG32UI texture
@@ -29,6 +32,7 @@ import radixDirectory from '../glsl/radix-directory.frag';
 import radixMove from '../glsl/radix-move.frag';
 import radixOrderFragment from '../glsl/radix-order.frag';
 import radixSelect from '../glsl/radix-select.frag';
+import radixUnpair from '../glsl/radix-unpair.frag';
 import { gather, type IndexLanes } from './gather.js';
 import type { Gpu } from './gpu.js';
 import type { Defines } from './programs.js';
@@ -86,13 +90,18 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * same call, three runs: 2^20 5.52-5.58 -> 5.28-5.40 ms, 2^22 18.9-19.0 -> 18.0, 2^24 70.0-70.3 ->
  * 67.9-68.0 (16-bit keys 42.0-42.1 -> 40.2-40.4); the select's 8 outputs per fragment cost what 16
  * did.
- * `enabled` off, 'positions', `planes` off, 3 and 7 only to compare (bench/sort-probe.ts --select,
- * --planes, --queues, --select-directory).
+ * `carry`: where the select places the pairs and the keys are integers (their sort keys turn back
+ * into them; a float NaN's does not) and the values have one component or none, the pairs carry the
+ * values' bits instead of the input positions and the last digit's select places them too, so two
+ * copies in output order (glsl/radix-unpair.frag) replace the gathers of the keys and the values.
+ * `enabled` off, 'positions', `planes` off, `carry` off, 3 and 7 only to compare (bench/sort-probe.ts --select,
+ * --planes, --carry, --queues, --select-directory).
  */
-export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; queue: 2 | 3 | 7; directoryShift: number; directoryFrom: number } = {
+export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; carry: boolean; queue: 2 | 3 | 7; directoryShift: number; directoryFrom: number } = {
   enabled: true,
   writes: 'pairs',
   planes: true,
+  carry: true,
   queue: 2,
   directoryShift: 6,
   directoryFrom: 2 ** 20,
@@ -106,7 +115,24 @@ export interface SortPlan {
 
 /** The sorted keys and, when given, the values moved with them, in the keys' layout. */
 export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undefined, plan: SortPlan, maxTextureSize: number): { keys: RenderTarget; values: RenderTarget | undefined } {
+  const carry = SORT_SELECT.carry && keys.type !== 'float32' && (values === undefined || values.format.components === 1);
   return digitPasses(gpu, keys, plan, maxTextureSize, (order) => {
+    if (order.pairs) {
+      // The last select placed the sorted (sort key, value) pairs: copy each word out.
+      const pairs = order.pairs;
+      const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
+      const defines = { PAIR_LAYERS: pairs.layers, LENGTH_FROM_TEXTURE: keys.length === undefined, INT_VALUES: keys.type === 'int32', DESCENDING: plan.descending };
+      return gpu.scope((scope) => {
+        const unpair = (what: 'keys' | 'values') => {
+          const out = scope.target(keys.layout.width, keys.layout.height, COUNT_FORMAT);
+          gpu.pass(gpu.program({ name: 'radix-unpair.frag', fragment: radixUnpair, defines: { ...defines, KEYS: what === 'keys' } }), out, { u_pairs: pairs.texture, u_pairsWidthLog2: pairs.widthLog2, u_widthLog2: keys.layout.widthLog2, ...length });
+          return out;
+        };
+        const sortedKeys = unpair('keys');
+        const sortedValues = values ? unpair('values') : undefined;
+        return { keys: scope.keep(sortedKeys), values: sortedValues ? scope.keep(sortedValues) : undefined };
+      });
+    }
     // The input positions in sorted order: the keys and the values follow them. With lanes, the
     // gathers read them there and the view gives only the layout and length of the output.
     const indices = { ...keys, target: order.lanes ? undefined : order.target, type: 'uint32' as const, format: COUNT_FORMAT };
@@ -115,7 +141,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
       const sortedValues = values ? scope.own(gather(gpu, values, indices, order.lanes)) : undefined;
       return { keys: scope.keep(sortedKeys), values: sortedValues ? scope.keep(sortedValues) : undefined };
     });
-  });
+  }, carry ? { values } : undefined);
 }
 
 /**
@@ -145,11 +171,17 @@ export function radixOrder(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextur
 interface SortedOrder {
   target: RenderTarget;
   lanes: IndexLanes | undefined;
+  /** Where the last select placed the pairs (`carry`): `layers` layers of `target`, two pairs per texel of each. */
+  pairs: { texture: WebGLTexture; widthLog2: number; layers: number } | undefined;
   take(): RenderTarget;
 }
 
-/** The digit passes of the sort; `finish` makes the outputs from the order they leave, before it is freed. */
-function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSize: number, finish: (order: SortedOrder) => T): T {
+/**
+ * The digit passes of the sort; `finish` makes the outputs from the order they leave, before it is
+ * freed. With `carry` (where the select places the pairs) the pairs carry the bits of `carry.values`
+ * (input positions where there are none) and the last select places them too (SortedOrder.pairs).
+ */
+function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSize: number, finish: (order: SortedOrder) => T, carry?: { values: StreamView | undefined }): T {
   const { width, height, widthLog2, capacity } = keys.layout;
   const digitBits = SORT_RADIX.digitBits;
   const pairsLog2 = digitBits - 1;
@@ -229,6 +261,8 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
   let current: RenderTarget | undefined;
   // Set by the last digit where its select wrote the input positions (after selects that placed the pairs).
   let lastLanes: IndexLanes | undefined;
+  // Set by the last digit where its select placed the carried pairs.
+  let lastPairs: SortedOrder['pairs'];
   try {
     for (let digit = 0; digit < digits; digit++) {
       const shift = digit * digitBits;
@@ -260,11 +294,17 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
           gpu.pass(directory.program, entries, { ...rankUniforms, u_directoryWidthLog2: directory.layout.widthLog2 });
           find = { defines: { DIRECTORY: true, DIRECTORY_SHIFT: directory.shift }, uniforms: { u_directory: entries.texture, u_directoryWidthLog2: directory.layout.widthLog2 } };
         }
-        if (selected && !last) {
-          // The select places the pairs: the next digit reads them where they are.
-          const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, pairLayers + (planesLayer === undefined ? 0 : 1));
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: pairLayers, WRITE_PAIRS: true, NEXT_PLANES: planesLayer !== undefined, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
-          gpu.pass(selectProgram, pairs, { ...elements, ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 });
+        if (selected && (!last || carry)) {
+          // The select places the pairs: the next digit reads them where they are (or, after the
+          // last digit, the outputs are copied out of them; on the pairs' layers, with no planes
+          // beside them: on all 8, 16 outputs per fragment, H200 egl, 2^24 uint32 keys + values
+          // 65.4-65.5 -> 66.4-66.5 ms, 16-bit keys 37.9-38.0 -> 38.7-38.8). The first digit's carry the values.
+          const nextPlanes = planesLayer !== undefined && !last;
+          const carried = carry?.values !== undefined && digit === 0;
+          const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, pairLayers + (nextPlanes ? 1 : 0));
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: pairLayers, WRITE_PAIRS: true, NEXT_PLANES: nextPlanes, CARRY_VALUES: carried, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
+          gpu.pass(selectProgram, pairs, { ...elements, ...(carried ? { u_values: carry.values!.target.texture } : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 });
+          if (last) lastPairs = { texture: pairs.texture, widthLog2: selected.widthLog2, layers: pairLayers };
           return scope.keep(pairs);
         }
         let findUniforms: Record<string, unknown> = find.uniforms;
@@ -299,6 +339,7 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
     return finish({
       target,
       lanes: lastLanes,
+      pairs: lastPairs,
       take: () => {
         current = undefined;
         return target;

@@ -38,14 +38,17 @@ function randomKeys(kind: Kind, n: number, seed: number, distinct: number): Stre
 }
 
 /**
- * Checks a sort of `keys` with their input positions as values against the CPU's stable sort: the
- * keys bit for bit (a NaN's payload, -0) and the positions.
+ * Checks a sort of `keys` with values against the CPU's stable sort: the keys bit for bit (a NaN's
+ * payload, -0) and the values, by default the input positions, else the bits of `values` (one
+ * component) in the keys' order.
  */
-async function expectStableSort(sorted: { keys: { read(): Promise<StreamData> }; values?: { read(): Promise<StreamData> } | undefined }, keys: StreamData, descending: boolean, label: string): Promise<void> {
+async function expectStableSort(sorted: { keys: { read(): Promise<StreamData> }; values?: { read(): Promise<StreamData> } | undefined }, keys: StreamData, descending: boolean, label: string, values?: StreamData): Promise<void> {
   const order = stableOrder(keys, descending);
   const words = new Uint32Array(keys.buffer, keys.byteOffset, keys.length);
   expectSameBits(new Uint32Array((await sorted.keys.read()).buffer), Uint32Array.from(order, (i) => words[i]!), `${label} keys`);
-  expectSameBits((await sorted.values!.read()) as Uint32Array, Uint32Array.from(order), `${label} values`);
+  const valueWords = values ? new Uint32Array(values.buffer, values.byteOffset, values.length) : undefined;
+  const got = await sorted.values!.read();
+  expectSameBits(new Uint32Array(got.buffer, got.byteOffset, got.length), Uint32Array.from(order, (i) => valueWords?.[i] ?? i), `${label} values`);
 }
 
 const lengths = [1, 2, 33, 2047, 2049, 3 * 2048 + 5];
@@ -248,7 +251,10 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // gallop from the entry of every 2^shift-th output. With 8 attachments the select placing the pairs
 // writes them on 4 layers (8 outputs) and the next digit's bit planes on a fifth, from which the next
 // digit's masks are made (SORT_SELECT.planes), or, with planes off, 16 outputs on 8 layers and a
-// digits pass per digit. Forced to 1 (the search per output), 4 and 8 attachments.
+// digits pass per digit. With `carry` (SORT_SELECT.carry; integer keys, values of one component)
+// the pairs carry the values' bits (here float32 values, NaN payloads among them, never equal to the
+// positions) and the last select places them too: no gathers. Forced to 1 (the search per output),
+// 4 and 8 attachments.
 //
 // GLCOMPACT_SORT_KNOBS_DEFAULTS=1 (the chromium project, vitest.config.ts) runs only the rows of the
 // shipped defaults (SORT_RADIX 4 bits, pairs, 2 queued, groups of 2^2, planes; without and with a select
@@ -256,25 +262,25 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // time. The other rows are knobs for bench/sort-probe.ts; node, firefox and webkit run them all.
 const defaultsOnly = envFlag('GLCOMPACT_SORT_KNOBS_DEFAULTS');
 /**
- * digitBits, writes, queue, groupLog2, directoryShift (0: none), planes; the first is the shipped
+ * digitBits, writes, queue, groupLog2, directoryShift (0: none), planes, carry; the first is the shipped
  * default below SORT_SELECT.directoryFrom (no select directory), the sixth the shipped default above it.
  */
 const SELECT_ROWS = [
-  [4, 'pairs', 2, 2, 0, true],
-  [4, 'positions', 7, 0, 0, true],
-  [2, 'pairs', 3, 3, 0, true],
-  [4, 'pairs', 7, 3, 0, true],
-  [2, 'positions', 2, 2, 0, true],
-  [4, 'pairs', 2, 2, 6, true],
-  [2, 'positions', 7, 2, 5, true],
-  [4, 'pairs', 3, 2, 0, false],
-  [2, 'pairs', 7, 2, 6, false],
+  [4, 'pairs', 2, 2, 0, true, true],
+  [4, 'positions', 7, 0, 0, true, true],
+  [2, 'pairs', 3, 3, 0, true, true],
+  [4, 'pairs', 7, 3, 0, true, false],
+  [2, 'positions', 2, 2, 0, true, false],
+  [4, 'pairs', 2, 2, 6, true, true],
+  [2, 'positions', 7, 2, 5, true, true],
+  [4, 'pairs', 3, 2, 0, false, false],
+  [2, 'pairs', 7, 2, 6, false, true],
 ] as const;
 /** The knobs as shipped, read before any test changes them. */
-const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, planes: SORT_SELECT.planes, queue: SORT_SELECT.queue, groupLog2: SORT_COUNTS.groupLog2, directoryShift: SORT_SELECT.directoryShift };
+const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, planes: SORT_SELECT.planes, carry: SORT_SELECT.carry, queue: SORT_SELECT.queue, groupLog2: SORT_COUNTS.groupLog2, directoryShift: SORT_SELECT.directoryShift };
 /** A row of the shipped defaults: without the select directory (small streams) or with the shipped one. */
-const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift, planes]: readonly [number, string, number, number, number, boolean]) =>
-  digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2 && planes === SHIPPED.planes && (directoryShift === 0 || directoryShift === SHIPPED.directoryShift);
+const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry]: readonly [number, string, number, number, number, boolean, boolean]) =>
+  digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2 && planes === SHIPPED.planes && carry === SHIPPED.carry && (directoryShift === 0 || directoryShift === SHIPPED.directoryShift);
 it('the select rows hold the shipped defaults without and with a directory (what GLCOMPACT_SORT_KNOBS_DEFAULTS=1 keeps)', () => {
   expect(SELECT_ROWS.filter(isShipped).map((row) => row[4])).toEqual([0, SHIPPED.directoryShift]);
 });
@@ -327,26 +333,28 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     }
   });
 
-  it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none), the next digit\'s planes from the select (8 attachments): %s; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift, planes], context) => {
+  it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none), the next digit\'s planes from the select (8 attachments): %s, the values carried in the pairs: %s; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry], context) => {
     // Skipped before the engine's attachments are limited, so a skip leaves them as they were.
-    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
+    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes, carry]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
     context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0 || !planes), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     context.skip(drawBuffers === 4 && !planes, 'planes come from the select only where passes write 5+ attachments: with 4 this row is the planes-on row\'s path');
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     Object.assign(SORT_RADIX, { digitBits });
     // The select's directory forced at every size where asked for (by default from 2^20 texels), and none otherwise.
-    Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0, planes });
+    Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0, planes, carry });
     Object.assign(SORT_COUNTS, { groupLog2 });
     try {
       for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
         for (const [n, distinct] of [[33, 3], [2049, 2], [5000, 7], [3 * 2048 + 5, 4000], [70_001, 2 ** 20]] as const) {
           const keys = randomKeys(kind, n, n + drawBuffers + kind.length, distinct);
           const keyStream = engine!.stream(keys);
-          const ids = engine!.stream(Uint32Array.from({ length: n }, (_, i) => i));
+          // Values unlike the positions, as float bits (NaNs with payloads among them).
+          const values = new Float32Array(Uint32Array.from({ length: n }, (_, i) => Math.imul(i + 1, 0x9e3779b1) >>> 0).buffer);
+          const ids = engine!.stream(values);
           for (const descending of [false, true]) {
             const sorted = engine!.sort(keyStream, { values: ids, descending });
-            await expectStableSort(sorted, keys, descending, `${kind} n=${n} distinct=${distinct}${descending ? ' descending' : ''}`);
+            await expectStableSort(sorted, keys, descending, `${kind} n=${n} distinct=${distinct}${descending ? ' descending' : ''}`, values);
             sorted.dispose();
             // The order alone: copied out of the last select's lanes ('pairs'), or left by the move.
             const order = engine!.argsort(keyStream, { descending });
@@ -361,9 +369,10 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       // positions read straight from the user's keys.
       const small = Uint32Array.from({ length: 3 * 2048 + 5 }, (_, i) => Math.imul(i + 7, 2654435761) >>> (32 - digitBits));
       const smallStream = engine!.stream(small);
-      const smallIds = engine!.stream(Uint32Array.from(small, (_, i) => i));
+      const smallValues = Uint32Array.from(small, (_, i) => (i ^ 0x5bd1e995) >>> 0);
+      const smallIds = engine!.stream(smallValues);
       const oneDigit = engine!.sort(smallStream, { values: smallIds, bits: digitBits });
-      await expectStableSort(oneDigit, small, false, `one ${digitBits}-bit digit`);
+      await expectStableSort(oneDigit, small, false, `one ${digitBits}-bit digit`, smallValues);
       oneDigit.dispose();
       smallStream.dispose();
       smallIds.dispose();
