@@ -36,9 +36,12 @@ void main() {
   uvec4 positions = texelFetch(u_positions, ivec3(texelOf(p / uint(RANKS), uint(u_positionsWidthLog2)), int(lane / 4u)), 0);
   uvec2 element = elementAt(positions[lane % 4u]);
 #else
+#ifdef DIRECTORY
+  uint entry = directoryEntry(p);
+#endif
   Place place = placeOf(p);
 #ifdef DIRECTORY
-  uint group = groupFromDirectory(place, p);
+  uint group = groupFromDirectory(place, p, entry);
 #else
   uint group = groupHolding(place, 0u, uint(u_groups) - 1u);
 #endif

@@ -2,13 +2,15 @@
 // Radix sort, per digit (src/sort.ts), where a pass writes 4 or more attachments: fragment f finds
 // where the elements moving to output positions f·RANKS .. f·RANKS + RANKS - 1 are and writes, to
 // the layers of a TEXTURE_2D_ARRAY (one per attachment):
-// - WRITE_PAIRS: the elements themselves, the pairs (sort key, input position), two per RGBA32UI
+// - WRITE_PAIRS: the elements themselves, the pairs (sort key, input position; with CARRY_VALUES from
+//   the first digit, sort key and value bits: radix-element.glsl), two per RGBA32UI
 //   texel (RANKS = 2 · ATTACHMENTS: 16 with 8), which the next digit reads as they lie
 //   (radix-element.glsl, ELEMENT_LAYERS): no move pass; with NEXT_PLANES (4 attachments of pairs,
 //   8 outputs), one more layer holds the next digit's bit planes of the 8 outputs, byte j of .x
 //   plane j, which the next digit's masks pass reads (radix-digit-masks.frag PLANES_FROM_SELECT):
-//   no digits pass after the first digit;
-// - WRITE_INDICES (the last digit): their input positions, four per texel (RANKS = 4 · ATTACHMENTS),
+//   no digits pass after the first digit; the last digit's, where the pairs carry the values, are
+//   the sorted keys and values, which radix-unpair.frag copies out;
+// - WRITE_INDICES (the last digit, where the pairs carry positions): their input positions, four per texel (RANKS = 4 · ATTACHMENTS),
 //   from which the gathers read the keys and values (gather.frag, INDEX_LANES);
 // - otherwise their positions in the current order, four per texel, and the move pass fetches the
 //   element at each (radix-move.frag, POSITIONS).
@@ -96,10 +98,13 @@ uint elementMovingTo(uint p) {
 void main() {
   uint first = indexOf(ivec2(gl_FragCoord.xy), uint(u_positionsWidthLog2)) * uint(RANKS);
   uint streamEnd = streamLength();
+#ifdef DIRECTORY
+  uint entry = directoryEntry(min(first, streamEnd - 1u));
+#endif
   Place place = placeOf(min(first, streamEnd - 1u));
   int digit = place.digit;
 #ifdef DIRECTORY
-  Found found = blockIn(place, groupFromDirectory(place, min(first, streamEnd - 1u)));
+  Found found = blockIn(place, groupFromDirectory(place, min(first, streamEnd - 1u), entry));
 #else
   Found found = blockHolding(place);
 #endif

@@ -516,8 +516,8 @@ export class Engine {
    * pass, a counts pass, one scan of the counts, and a select pass that gathers each output's (key,
    * position) pair (where passes write 4+ attachments; elsewhere a directory pass for large streams
    * and a move pass); then a gather of the keys and one of the values (or, for integer keys with
-   * values of one component or none, where the select runs, the pairs carry the values and two
-   * copies split them). 8 digits for
+   * values of one component or none, where the select runs, the pairs carry the values and a copy
+   * per output splits them off). 8 digits for
    * 32-bit keys, `bits / 4` rounded up with `bits`. Lengths on the GPU work too.
    * @throws Error if `keys` has 4 components, `values` is another length, `bits` is given for keys
    * that are not uint32, or a stream is disposed or belongs to another engine.

@@ -14,8 +14,8 @@
 // pass fetching the pair at each, which stays as 'positions'). Where the keys are integers and the
 // values have one component or none (SORT_SELECT.carry), the pairs carry the values' bits from the
 // first digit and the last select places them too: two copies in output order
-// (glsl/radix-unpair.frag) give the keys (the sort keys turned back) and the values. Otherwise the
-// last digit's select writes the input positions of 4 × attachments outputs per fragment, from which
+// (glsl/radix-unpair.frag) give the keys (the sort keys turned back) and the values (one copy where
+// there are none). For float keys, values of 4 components and argsort, the last digit's select writes the input positions of 4 × attachments outputs per fragment, from which
 // the two gathers read them (gather.ts IndexLanes; a move pass had first copied them into the keys' layout). Otherwise a directory notes the counted group of every 2^SORT_DIRECTORY.shift-th output
 // (glsl/radix-directory.frag: a binary search over the groups each), and every output position finds
 // the element that moves there (glsl/radix-move.frag: a gallop from its directory entry to the group,
@@ -165,7 +165,8 @@ export function radixOrder(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextur
 
 /**
  * What the digits leave: the input positions in sorted order, either in the keys' layout (`target`,
- * R32UI) or, where the last select wrote them, in its lanes (`lanes`, whose texture is `target`).
+ * R32UI) or, where the last select wrote them, in its lanes (`lanes`, whose texture is `target`);
+ * or, with `carry`, the sorted pairs themselves (`pairs`, whose texture is `target`).
  * `take()` hands `target` over to the caller (it is otherwise freed once `finish` returns).
  */
 interface SortedOrder {
@@ -193,12 +194,12 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
   // radix-digit-masks.frag writes 1, 2, 4 or 8 layers, and each fragment a whole number of pairs.
   if (![1, 2, 4, 8].includes(maskLayers)) throw new Error(`radixSort: ${gpu.drawBuffers} draw buffers give ${maskLayers} mask layers; 1, 2, 4 or 8 expected`);
   if (!Number.isInteger(groupLog2) || groupLog2 < 0 || groupLog2 > 4) throw new Error(`radixSort: SORT_COUNTS.groupLog2 must be an integer from 0 to 4; got ${groupLog2}`);
-  // An entry per fragment at least (the last digit's select places 4 × attachments outputs per
-  // fragment, the others 2 ×): a closer spacing would make more searches than it saves. At most 2^12
+  // An entry per fragment at least (a select fragment places up to 4 × attachments outputs: the last
+  // digit's where it writes input positions; the others 2 × or fewer): a closer spacing would make more searches than it saves. At most 2^12
   // outputs apart, so a gallop stays within a few dozen groups (a group holds ~16 of a digit's elements).
   const shiftRange = [Math.log2(4 * gpu.drawBuffers), 12];
   if (SORT_SELECT.enabled && gpu.drawBuffers >= 4 && SORT_SELECT.directoryShift !== 0 && !(Number.isInteger(SORT_SELECT.directoryShift) && SORT_SELECT.directoryShift >= shiftRange[0]! && SORT_SELECT.directoryShift <= shiftRange[1]!)) {
-    throw new Error(`radixSort: SORT_SELECT.directoryShift must be 0 (no directory) or an integer from ${shiftRange[0]} (log2 of the ${4 * gpu.drawBuffers} outputs of the last digit's select fragment with ${gpu.drawBuffers} attachments) to ${shiftRange[1]}; got ${SORT_SELECT.directoryShift}`);
+    throw new Error(`radixSort: SORT_SELECT.directoryShift must be 0 (no directory) or an integer from ${shiftRange[0]} (log2 of the ${4 * gpu.drawBuffers} outputs a select fragment places at most with ${gpu.drawBuffers} attachments) to ${shiftRange[1]}; got ${SORT_SELECT.directoryShift}`);
   }
   const common = {
     FLOAT_VALUES: keys.type === 'float32',

@@ -337,7 +337,6 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     // Skipped before the engine's attachments are limited, so a skip leaves them as they were.
     context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes, carry]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
     context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0 || !planes), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
-    context.skip(drawBuffers === 4 && !planes, 'planes come from the select only where passes write 5+ attachments: with 4 this row is the planes-on row\'s path');
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     Object.assign(SORT_RADIX, { digitBits });
@@ -371,9 +370,11 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       const smallStream = engine!.stream(small);
       const smallValues = Uint32Array.from(small, (_, i) => (i ^ 0x5bd1e995) >>> 0);
       const smallIds = engine!.stream(smallValues);
-      const oneDigit = engine!.sort(smallStream, { values: smallIds, bits: digitBits });
-      await expectStableSort(oneDigit, small, false, `one ${digitBits}-bit digit`, smallValues);
-      oneDigit.dispose();
+      for (const descending of [false, true]) {
+        const oneDigit = engine!.sort(smallStream, { values: smallIds, bits: digitBits, descending });
+        await expectStableSort(oneDigit, small, descending, `one ${digitBits}-bit digit${descending ? ' descending' : ''}`, smallValues);
+        oneDigit.dispose();
+      }
       smallStream.dispose();
       smallIds.dispose();
       const source = Int32Array.from({ length: 6000 }, (_, i) => ((i * 7919) % 2001) - 1000);

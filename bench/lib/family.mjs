@@ -343,7 +343,9 @@ function gpuTrial(ctx, point) {
  * attachments a select pass, which places the pairs itself (SORT_SELECT.writes 'pairs'; the last
  * digit's writes the input positions, which the gathers read where they lie: no move pass), from 2^20 elements after a directory pass of its own
  * (SORT_SELECT.directoryFrom), else a move pass per digit (from 2^18 elements after a directory pass:
- * SORT_DIRECTORY.fromElements); then a gather per moved stream (keys, values). The scan's passes come
+ * SORT_DIRECTORY.fromElements); then a gather per moved stream (keys, values), or, where the select
+ * runs and the pairs carry the values (integer keys, values of one component: SORT_SELECT.carry), a
+ * copy per output stream out of the last select's pairs: the same count. The scan's passes come
  * from engine.scan of a 4-component uint32 stream of n/64 elements (the same default algorithm);
  * `formula` is compared with the draws counted. The constants are the engine's defaults, copied
  * (this file also runs in a page against the built package).
