@@ -785,6 +785,71 @@ describe('the GL state contract of the public API', () => {
     resetState(gl);
   });
 
+  // The random sequences above do not call the sort family; its passes (the select writing several
+  // layers, the copies out of the carried pairs, the gathers of float keys) are checked here: every
+  // app state item at once, before each call, and the state after each call equal to the one before.
+  it('sort (values carried with integer keys, gathered with float keys) and argsort under every app state item: the app\'s state comes back, results exact', async () => {
+    const f = await fixture();
+    const { gl } = f;
+    const { engine } = await context;
+    const n = 3000;
+    const ukeys = Uint32Array.from({ length: n }, (_, i) => Math.imul(i, 2654435761) >>> 20); // duplicates
+    const values = Uint32Array.from({ length: n }, (_, i) => (i ^ 0x5bd1e995) >>> 0);
+    const fkeys = new Float32Array(Uint32Array.from({ length: n }, (_, i) => (i % 7 === 0 ? 0x7fc00001 + i : Math.imul(i + 3, 2654435761) >>> 0)).buffer);
+    const ikeys = Int32Array.from(ukeys, (k, i) => (i % 2 ? -k : k));
+    // Under every item at once, checked after each call (engine.stream included).
+    const under = <T>(what: string, call: () => T): T => {
+      resetState(gl);
+      applyItems(f, f.items);
+      const before = snapshotState(gl);
+      const result = call();
+      expectSameState(snapshotState(gl), before, what);
+      return result;
+    };
+    const underAsync = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+      resetState(gl);
+      applyItems(f, f.items);
+      const before = snapshotState(gl);
+      const result = await call();
+      expectSameState(snapshotState(gl), before, what);
+      return result;
+    };
+    // Stable orders on the CPU (float keys in Float32Array.prototype.sort's order: NaN last).
+    const stable = (keys: ArrayLike<number>, descending: boolean) => Array.from({ length: keys.length }, (_, i) => i).sort((i, j) => {
+      const [a, b] = [keys[i]!, keys[j]!];
+      if (Number.isNaN(a) || Number.isNaN(b)) return Number(Number.isNaN(a)) - Number(Number.isNaN(b)) || i - j;
+      return (descending ? b - a : a - b) || i - j;
+    });
+    const uStream = under('stream', () => engine.stream(ukeys));
+    const vStream = under('stream', () => engine.stream(values));
+    const fStream = under('stream', () => engine.stream(fkeys));
+    const iStream = under('stream', () => engine.stream(ikeys));
+    try {
+      const carried = under('sort, uint32 keys + values (carried)', () => engine.sort(uStream, { values: vStream }));
+      const gathered = under('sort, float32 keys + values (gathered)', () => engine.sort(fStream, { values: vStream, descending: true }));
+      const keysOnly = under('sort, int32 keys alone, descending', () => engine.sort(iStream, { descending: true }));
+      const order = under('argsort', () => engine.argsort(uStream, { descending: true }));
+      try {
+        const u = stable(ukeys, false);
+        expectWords(wordsOf(await underAsync('read', () => carried.keys.read())), Uint32Array.from(u, (i) => ukeys[i]!), 'carried keys');
+        expectWords(wordsOf(await underAsync('read', () => carried.values!.read())), Uint32Array.from(u, (i) => values[i]!), 'carried values');
+        const fl = stable(fkeys, true);
+        const fWords = new Uint32Array(fkeys.buffer);
+        expectWords(wordsOf(await underAsync('read', () => gathered.keys.read())), Uint32Array.from(fl, (i) => fWords[i]!), 'gathered float keys');
+        expectWords(wordsOf(await underAsync('read', () => gathered.values!.read())), Uint32Array.from(fl, (i) => values[i]!), 'gathered values');
+        const iWords = new Uint32Array(ikeys.buffer);
+        expectWords(wordsOf(await underAsync('read', () => keysOnly.keys.read())), Uint32Array.from(stable(ikeys, true), (i) => iWords[i]!), 'int32 keys alone');
+        expectWords(wordsOf(await underAsync('read', () => order.read())), Uint32Array.from(stable(ukeys, true)), 'argsort');
+      } finally {
+        for (const r of [carried, gathered, keysOnly, order]) r.dispose();
+      }
+    } finally {
+      for (const s of [uStream, vStream, fStream, iStream]) s.dispose();
+    }
+    drainErrors(gl);
+    resetState(gl);
+  });
+
   it('three.js-like leftovers (frontFace CW + CULL_FACE, UNPACK_FLIP_Y, scissor): exact, with and without preserveState', async () => {
     const f = await fixture();
     const { gl } = f;
