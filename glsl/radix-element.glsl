@@ -2,8 +2,8 @@
 // The first digit reads the user's keys (FIRST_DIGIT) and makes their sort keys here; later digits
 // read the pairs the digit before placed: an RG32UI texture in the keys' layout (radix-move.frag),
 // or, with ELEMENT_LAYERS, the select pass's TEXTURE_2D_ARRAY of ELEMENT_LAYERS layers
-// (radix-select.frag, WRITE_PAIRS): pairs 2·ELEMENT_LAYERS·t .. 2·ELEMENT_LAYERS·t + 2·ELEMENT_LAYERS
-// - 1 in texel t, two per layer. Digits are DIGIT_BITS wide: BUCKETS = 2^DIGIT_BITS of them.
+// (radix-select.frag, WRITE_PAIRS; the layout: radix-pairs.glsl). Digits are DIGIT_BITS wide:
+// BUCKETS = 2^DIGIT_BITS of them.
 // With CARRY_VALUES (the first digit's select, where the sort's keys can be recovered from their
 // sort keys: src/sort.ts SORT_SELECT.carry) a pair's second word is the bits of the element's value
 // (u_values, one component, in the keys' layout) instead of its input position, so the pairs the
@@ -11,7 +11,7 @@
 #include "sort-key.glsl"
 
 #ifdef ELEMENT_LAYERS
-precision highp usampler2DArray;
+#include "radix-pairs.glsl"
 uniform usampler2DArray u_elements;
 #else
 uniform usampler2D u_elements;
@@ -24,16 +24,12 @@ uniform int u_shift;       // the digit's lowest bit
 
 #ifdef ELEMENT_LAYERS
 // The texel holding elements i and i ^ 1 (i even: .xy is i, .zw i + 1).
-uvec4 pairsAt(uint i) {
-  uint k = i % uint(2 * ELEMENT_LAYERS);
-  return texelFetch(u_elements, ivec3(texelOf(i / uint(2 * ELEMENT_LAYERS), uint(u_widthLog2)), int(k >> 1)), 0);
-}
+uvec4 pairsAt(uint i) { return pairTexel(u_elements, uint(u_widthLog2), uint(ELEMENT_LAYERS), i); }
 #endif
 
 uvec2 elementAt(uint i) {
 #ifdef ELEMENT_LAYERS
-  uvec4 texel = pairsAt(i);
-  return (i & 1u) == 0u ? texel.xy : texel.zw;
+  return pairIn(pairsAt(i), i);
 #else
   uvec4 texel = texelFetch(u_elements, texelOf(i, uint(u_widthLog2)), 0);
 #if defined(FIRST_DIGIT) && defined(CARRY_VALUES)

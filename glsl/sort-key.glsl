@@ -14,7 +14,6 @@ uint sortKey(uint bits) {
   return key;
 }
 
-
 #ifndef FLOAT_VALUES
 // The key whose sort key this is (integer keys only: a float NaN's sort key has lost its payload).
 uint keyOfSortKey(uint key) {

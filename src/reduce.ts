@@ -6,7 +6,7 @@ import reduceFragment from '../glsl/reduce.frag';
 import type { Gpu } from './gpu.js';
 import { layoutFor } from './layout.js';
 import type { RenderTarget } from './render-target.js';
-import type { StreamView } from './stream.js';
+import { lengthUniforms, type StreamView } from './stream.js';
 import type { ReduceOp } from './reduce-result.js';
 
 
@@ -38,7 +38,7 @@ export function reduce(gpu: Gpu, stream: StreamView, op: ReduceOp, maxTextureSiz
         },
       });
       const target = last ? scope.target(out.width, out.height, stream.format) : scope.target(next[0]!, next[1]!, stream.format);
-      const length = !first ? {} : stream.length === undefined ? { u_lengthTexture: stream.lengthTarget!.texture } : { u_length: stream.length };
+      const length = !first ? {} : lengthUniforms(stream);
       gpu.pass(program, target, { u_input: input, u_inputSize: size, ...(first ? { u_widthLog2: stream.layout.widthLog2 } : {}), ...length });
       if (last) return scope.keep(target);
       input = target.texture;

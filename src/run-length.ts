@@ -3,7 +3,7 @@
 import runLengthsFragment from '../glsl/run-lengths.frag';
 import type { Gpu } from './gpu.js';
 import type { RenderTarget } from './render-target.js';
-import type { StreamView } from './stream.js';
+import { lengthUniforms, type StreamView } from './stream.js';
 import { COUNT_FORMAT } from './texel-format.js';
 
 /** Run lengths in the starts' layout; `starts.lengthTarget` holds the number of runs. */
@@ -15,7 +15,7 @@ export function runLengths(gpu: Gpu, stream: StreamView, starts: StreamView): Re
       u_starts: starts.target.texture,
       u_runsTexture: starts.lengthTarget!.texture,
       u_widthLog2: starts.layout.widthLog2,
-      ...(stream.length === undefined ? { u_lengthTexture: stream.lengthTarget!.texture } : { u_length: stream.length }),
+      ...lengthUniforms(stream),
     });
     return scope.keep(output);
   });

@@ -40,7 +40,7 @@ import { compactLayoutFor, groupsLayout, log2Exact, type Layout } from './layout
 import type { RenderTarget } from './render-target.js';
 import { defaultScan, scanAlgorithms, type ScanAlgorithmEntry } from './scan/algorithms.js';
 import { globalScan } from './scan/global-scan.js';
-import type { StreamView } from './stream.js';
+import { lengthUniforms, type StreamView } from './stream.js';
 import { COUNT_FORMAT, PAIR_FORMAT, texelFormats } from './texel-format.js';
 
 /**
@@ -120,7 +120,7 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
     if (order.pairs) {
       // The last select placed the sorted (sort key, value) pairs: copy each word out.
       const pairs = order.pairs;
-      const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
+      const length = lengthUniforms(keys);
       const defines = { PAIR_LAYERS: pairs.layers, LENGTH_FROM_TEXTURE: keys.length === undefined, INT_VALUES: keys.type === 'int32', DESCENDING: plan.descending };
       return gpu.scope((scope) => {
         const unpair = (what: 'keys' | 'values') => {
@@ -154,7 +154,7 @@ export function radixOrder(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextur
     if (!order.lanes) return order.take();
     const { widthLog2 } = keys.layout;
     const program = gpu.program({ name: 'radix-order.frag', fragment: radixOrderFragment, defines: { LANES: order.lanes.lanes, LENGTH_FROM_TEXTURE: keys.length === undefined } });
-    const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
+    const length = lengthUniforms(keys);
     return gpu.scope((scope) => {
       const out = scope.target(keys.layout.width, keys.layout.height, COUNT_FORMAT);
       gpu.pass(program, out, { u_lanes: order.lanes!.texture, u_lanesWidthLog2: order.lanes!.widthLog2, u_widthLog2: widthLog2, ...length });
@@ -214,7 +214,7 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
     GROUP_LOG2: groupLog2,
     MASK_LAYERS: maskLayers,
   };
-  const length = keys.length === undefined ? { u_lengthTexture: keys.lengthTarget!.texture } : { u_length: keys.length };
+  const length = lengthUniforms(keys);
   const blockCount = Math.ceil(capacity / 2 ** BLOCK_LOG2);
   const groupCount = Math.ceil(blockCount / 2 ** groupLog2);
   // The digits' planes, 128 / digitBits elements to a texel (a block of 64 in digitBits / 2 texels), the

@@ -44,6 +44,14 @@ export interface StreamView {
   readonly lengthTarget: RenderTarget | undefined;
 }
 
+/**
+ * A stream's length as the passes read it (glsl/stream-length.glsl): `u_length`, or `u_lengthTexture`
+ * where the length is only on the GPU (the passes' LENGTH_FROM_TEXTURE define).
+ */
+export function lengthUniforms(view: Pick<StreamView, 'length' | 'lengthTarget'>): { u_length: number } | { u_lengthTexture: WebGLTexture } {
+  return view.length === undefined ? { u_lengthTexture: view.lengthTarget!.texture } : { u_length: view.length };
+}
+
 interface StreamState {
   owner: StreamOwner;
   target: RenderTarget;

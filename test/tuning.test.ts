@@ -410,8 +410,8 @@ describe('engine.tune()', () => {
   it('a density leaves the class\'s choice only on a second opinion: the choice and the faster path sampled twice there', async () => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
-    // Every call carries 2 ballast scans, and on top of them every path but the bitmask 32 more at 20 %
-    // kept, the bitmask 8 more at 80 %: the bitmask keeps the class (its worst ratio, ~5 at 80 %,
+    // Every call at 20 % and 80 % kept carries 2 ballast scans (none at other densities), and on top of
+    // them every path but the bitmask 32 more at 20 %, the bitmask 8 more at 80 %: the bitmask keeps the class (its worst ratio, ~5 at 80 %,
     // against the others' ~17 at 20 %), and at 80 % the others are faster by far more than the margin,
     // so calls there switch. Slowed at every call, the switch survives its second opinion, and both
     // paths it rests on have twice `repeats` samples. The ratios rest on the ballast alone: with

@@ -5,6 +5,7 @@ import hornGlobalSearch from '../../glsl/horn-global-search.frag';
 import { copyTexel } from '../copy-texel.js';
 import { globalScan } from '../scan/global-scan.js';
 import { COUNT_FORMAT } from '../texel-format.js';
+import { lengthUniforms } from '../stream.js';
 import { keepFlagsPass, keepFlagsProgram } from './keep-flags.js';
 import type { CompactionDriver } from './plan.js';
 
@@ -33,7 +34,7 @@ export const hornGlobalCompaction: CompactionDriver = (gpu, stream, plan) => {
         LENGTH_FROM_TEXTURE: plan.partition === true && stream.length === undefined,
       },
     });
-    const length = plan.partition !== true ? {} : stream.length === undefined ? { u_lengthTexture: stream.lengthTarget!.texture } : { u_length: stream.length };
+    const length = plan.partition !== true ? {} : lengthUniforms(stream);
     gpu.pass(search, output, { u_keptPrefix: keptPrefix.texture, u_searchSize: searchSize, u_values: stream.target.texture, u_widthLog2: layout.widthLog2, ...length });
     const count = scope.own(copyTexel(gpu, keptPrefix, layout.capacity - 1, layout.widthLog2));
     return { output: scope.keep(output), count: scope.keep(count) };

@@ -3,7 +3,7 @@
 import type { Gpu } from '../gpu.js';
 import { withDefines, type Program, type ShaderCompileError } from '../programs.js';
 import type { RenderTarget } from '../render-target.js';
-import type { StreamView } from '../stream.js';
+import { lengthUniforms, type StreamView } from '../stream.js';
 import { describeUserCompileError, insertKeepFunction, type KeepFunction } from './keep-function.js';
 import { KEEP_DEFINES, keepPasses } from './keep-passes.js';
 
@@ -54,6 +54,6 @@ export function keepFlagsPass(gpu: Gpu, stream: StreamView, keep: KeepFunction, 
     ...keep.uniforms,
     u_values: stream.target.texture,
     u_widthLog2: stream.layout.widthLog2,
-    ...(stream.length === undefined ? { u_lengthTexture: stream.lengthTarget!.texture } : { u_length: stream.length }),
+    ...lengthUniforms(stream),
   });
 }

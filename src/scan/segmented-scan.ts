@@ -10,7 +10,7 @@ import segmentedScanStep from '../../glsl/segmented-scan-step.frag';
 import type { Gpu } from '../gpu.js';
 import { PingPong } from '../ping-pong.js';
 import type { RenderTarget } from '../render-target.js';
-import type { StreamView } from '../stream.js';
+import { lengthUniforms, type StreamView } from '../stream.js';
 import { COUNT_FORMAT } from '../texel-format.js';
 
 /** Elements each doubling step adds (the offsets grow 4-fold). */
@@ -19,7 +19,7 @@ const SEGMENTED_RADIX = 4;
 export function segmentedScan(gpu: Gpu, stream: StreamView, segments: StreamView, exclusive: boolean): RenderTarget {
   const { width, height, widthLog2, capacity } = stream.layout;
   const steps = Math.max(1, Math.ceil(Math.log2(capacity) / Math.log2(SEGMENTED_RADIX)));
-  const length = stream.length === undefined ? { u_lengthTexture: stream.lengthTarget!.texture } : { u_length: stream.length };
+  const length = lengthUniforms(stream);
   const lengthFromTexture = stream.length === undefined;
   return gpu.scope((scope) => {
     // Where each element's segment starts.
