@@ -45,7 +45,7 @@ export interface StreamView {
 }
 
 /**
- * A stream's length as the passes read it (glsl/stream-length.glsl): `u_length`, or `u_lengthTexture`
+ * @internal A stream's length as the passes read it (glsl/stream-length.glsl): `u_length`, or `u_lengthTexture`
  * where the length is only on the GPU (the passes' LENGTH_FROM_TEXTURE define).
  */
 export function lengthUniforms(view: Pick<StreamView, 'length' | 'lengthTarget'>): { u_length: number } | { u_lengthTexture: WebGLTexture } {
