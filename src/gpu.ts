@@ -88,6 +88,14 @@ export class Gpu {
   drawBuffers: 1 | 4 | 8 = 1;
   /** Attribute-less draws still need a vertex array bound in WebGL2. */
   private readonly emptyVertexArray: WebGLVertexArrayObject;
+  /**
+   * The framebuffer of passes that write a texel of several targets at once (`passInto`): the
+   * targets' textures are attached for the draw and detached after it, so it holds none between
+   * calls (the pool may delete them). Made once, not per call.
+   */
+  private readonly joinedFramebuffer: WebGLFramebuffer;
+  /** How many colour attachments `joinedFramebuffer`'s draw buffers name now. */
+  private joinedDrawBuffers = 0;
 
   constructor(readonly gl: WebGL2RenderingContext, options: GpuOptions) {
     this.debug = options.debug;
@@ -97,6 +105,13 @@ export class Gpu {
     this.maxTextureSize = options.maxTextureSize;
     this.pool = new TexturePool(gl, this.tracker, options.poolBytes, options.maxTextureSize);
     this.emptyVertexArray = this.create('vertexArrays');
+    const framebuffer = gl.createFramebuffer();
+    if (!framebuffer) {
+      this.release('vertexArrays', this.emptyVertexArray);
+      throw new Error('could not create a GL framebuffer (is the context lost?)');
+    }
+    this.joinedFramebuffer = framebuffer;
+    this.tracker.created('framebuffers');
   }
 
   /**
@@ -123,6 +138,35 @@ export class Gpu {
   /** Runs one fragment pass over every texel of `output`. */
   pass(program: Program, output: DrawTarget, uniforms: Uniforms): void {
     this.draw({ program, target: output, uniforms, primitive: 'fullscreen' });
+  }
+
+  /**
+   * Runs one fragment pass over every texel of `outputs` (targets of one size, at most `drawBuffers`):
+   * fragment output i goes to outputs[i]. One fragment per texel however many outputs, where a pass
+   * per output would run them all again (the sort's keys and values out of its pairs).
+   */
+  passInto(program: Program, outputs: readonly RenderTarget[], uniforms: Uniforms): void {
+    const [first] = outputs;
+    if (!first || outputs.length > this.drawBuffers || outputs.some((o) => o.width !== first.width || o.height !== first.height || o.layers !== 1)) {
+      throw new Error(`internal: passInto ${program.name} takes 1 to ${this.drawBuffers} single-layer targets of one size`);
+    }
+    this.guard.run(() => {
+      if (this.warming) return;
+      const gl = this.gl;
+      const framebuffer = this.joinedFramebuffer;
+      this.state.bindFramebufferIf(framebuffer);
+      if (this.joinedDrawBuffers !== outputs.length) {
+        // Draw buffers are the framebuffer's own state, not the app's.
+        gl.drawBuffers(outputs.map((_, i) => gl.COLOR_ATTACHMENT0 + i));
+        this.joinedDrawBuffers = outputs.length;
+      }
+      outputs.forEach((o, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, o.texture, 0));
+      try {
+        this.drawGuarded({ program, target: { framebuffer, width: first.width, height: first.height }, uniforms, primitive: 'fullscreen' });
+      } finally {
+        outputs.forEach((_, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, null, 0));
+      }
+    });
   }
 
   /** The one draw sequence of the engine: bind, set uniforms, draw, count (and check, in debug mode). */
@@ -244,6 +288,8 @@ export class Gpu {
     this.pool.trim();
     this.programs.dispose();
     this.release('vertexArrays', this.emptyVertexArray);
+    this.gl.deleteFramebuffer(this.joinedFramebuffer);
+    this.tracker.deleted('framebuffers');
     this.guard.dispose();
   }
 

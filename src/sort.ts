@@ -13,9 +13,9 @@
 // uint32 keys + values: 25.9 -> 23.1 ms against a select writing 4 × attachments positions and a move
 // pass fetching the pair at each, which stays as 'positions'). Where the keys are integers and the
 // values have one component or none (SORT_SELECT.carry), the pairs carry the values' bits from the
-// first digit and the last select places them too: two copies in output order
-// (glsl/radix-unpair.frag) give the keys (the sort keys turned back) and the values (one copy where
-// there are none). For float keys, values of 4 components and argsort, the last digit's select writes the input positions of 4 × attachments outputs per fragment, from which
+// first digit and the last select places them too: one copy in output order
+// (glsl/radix-unpair.frag) writes the keys (the sort keys turned back) and the values, a target each
+// (gpu.ts passInto). For float keys, values of 4 components and argsort, the last digit's select writes the input positions of 4 × attachments outputs per fragment, from which
 // the two gathers read them (gather.ts IndexLanes; a move pass had first copied them into the keys' layout). Otherwise a directory notes the counted group of every 2^SORT_DIRECTORY.shift-th output
 // (glsl/radix-directory.frag: a binary search over the groups each), and every output position finds
 // the element that moves there (glsl/radix-move.frag: a gallop from its directory entry to the group,
@@ -92,8 +92,9 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * did.
  * `carry`: where the select places the pairs and the keys are integers (their sort keys turn back
  * into them; a float NaN's does not) and the values have one component or none, the pairs carry the
- * values' bits instead of the input positions and the last digit's select places them too, so two
- * copies in output order (glsl/radix-unpair.frag) replace the gathers of the keys and the values.
+ * values' bits instead of the input positions and the last digit's select places them too, so a
+ * copy in output order (glsl/radix-unpair.frag, writing the keys and the values at once) replaces
+ * the gathers of the keys and the values.
  * `enabled` off, 'positions', `planes` off, `carry` off, 3 and 7 only to compare (bench/sort-probe.ts --select,
  * --planes, --carry, --queues, --select-directory).
  */
@@ -118,18 +119,18 @@ export function radixSort(gpu: Gpu, keys: StreamView, values: StreamView | undef
   const carry = SORT_SELECT.carry && keys.type !== 'float32' && (values === undefined || values.format.components === 1);
   return digitPasses(gpu, keys, plan, maxTextureSize, (order) => {
     if (order.pairs) {
-      // The last select placed the sorted (sort key, value) pairs: copy each word out.
+      // The last select placed the sorted (sort key, value) pairs: one pass copies both words out.
       const pairs = order.pairs;
       const length = lengthUniforms(keys);
       const defines = { PAIR_LAYERS: pairs.layers, LENGTH_FROM_TEXTURE: keys.length === undefined, INT_VALUES: keys.type === 'int32', DESCENDING: plan.descending };
       return gpu.scope((scope) => {
-        const unpair = (what: 'keys' | 'values') => {
-          const out = scope.target(keys.layout.width, keys.layout.height, COUNT_FORMAT);
-          gpu.pass(gpu.program({ name: 'radix-unpair.frag', fragment: radixUnpair, defines: { ...defines, KEYS: what === 'keys' } }), out, { u_pairs: pairs.texture, u_pairsWidthLog2: pairs.widthLog2, u_widthLog2: keys.layout.widthLog2, ...length });
-          return out;
-        };
-        const sortedKeys = unpair('keys');
-        const sortedValues = values ? unpair('values') : undefined;
+        const target = () => scope.target(keys.layout.width, keys.layout.height, COUNT_FORMAT);
+        const sortedKeys = target();
+        const sortedValues = values ? target() : undefined;
+        const program = gpu.program({ name: 'radix-unpair.frag', fragment: radixUnpair, defines: { ...defines, VALUES: sortedValues !== undefined } });
+        const uniforms = { u_pairs: pairs.texture, u_pairsWidthLog2: pairs.widthLog2, u_widthLog2: keys.layout.widthLog2, ...length };
+        if (sortedValues) gpu.passInto(program, [sortedKeys, sortedValues], uniforms);
+        else gpu.pass(program, sortedKeys, uniforms);
         return { keys: scope.keep(sortedKeys), values: sortedValues ? scope.keep(sortedValues) : undefined };
       });
     }
