@@ -41,6 +41,27 @@ Place placeOf(uint p) {
   return Place(BUCKETS - 1, 0u, 0u);   // not reached
 }
 
+#ifdef LEAN_FALLBACK
+// placeOf with each quad's totals fetched in turn, only once the quads before did not hold p: the
+// longer wait of the two, but one quad's totals live at a time where placeOf holds all four. For the
+// select's fallback (radix-select.frag), which runs seldom but whose registers every fragment of the
+// pass is allotted (src/sort.ts SORT_SELECT.leanFallback).
+Place placeOfInTurn(uint p) {
+  uint start = 0u;
+  uvec4 before = uvec4(0u);
+  for (int quad = 0; quad < QUADS; ++quad) {
+    uvec4 end = texelFetch(u_ranks, texelOf(uint(quad + 1) * uint(u_groups) - 1u, uint(u_ranksWidthLog2)), 0);
+    uvec4 totals = end - before;
+    for (int c = 0; c < 4; ++c) {
+      if (p < start + totals[c]) return Place(4 * quad + c, p - start + before[c], before[c]);
+      start += totals[c];
+    }
+    before = end;
+  }
+  return Place(BUCKETS - 1, 0u, 0u);   // not reached
+}
+#endif
+
 // The first group in low .. high whose running count of the digit exceeds `target` (binary search).
 uint groupHolding(Place place, uint low, uint high) {
   while (low < high) {

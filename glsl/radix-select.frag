@@ -53,9 +53,13 @@ layout(location = 0) out uvec4 outPositions[ATTACHMENTS + 1];
 layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
 #endif
 
-// The element moving to output position p, searched for alone.
+// The element moving to output position p, searched for alone (the fallback below).
 uint elementMovingTo(uint p) {
+#ifdef LEAN_FALLBACK
+  Place place = placeOfInTurn(p);
+#else
   Place place = placeOf(p);
+#endif
   return elementOf(place, blockHolding(place));
 }
 
