@@ -41,7 +41,7 @@ const { values: options } = parseArgs({
     // Where the select places the pairs, integer keys' pairs carrying the values and the last select
     // placing them too, so no gathers (SORT_SELECT.carry): on, off or both.
     carry: { type: 'string', default: SORT_SELECT.carry ? 'on' : 'off' },
-    // The select's queue of masks fetched ahead (SORT_SELECT.queue): 7, 3 or both.
+    // The select's queue of masks fetched ahead (SORT_SELECT.queue): 1, 2, 3 or 7, one or several.
     queues: { type: 'string', default: String(SORT_SELECT.queue) },
     // The select's fallback searching each output with the quads' totals fetched in turn
     // (SORT_SELECT.leanFallback): on, off or both.
@@ -71,7 +71,7 @@ const integers = (name: string, text: string, ok: (v: number) => boolean): numbe
 };
 const sizes = integers('sizes', options.sizes, (v) => v >= 1 && v <= 26);
 const shifts = integers('shifts', options.shifts, (v) => v >= 0 && v <= 10);
-const queues = integers('queues', options.queues, (v) => v === 2 || v === 3 || v === 7);
+const queues = integers('queues', options.queues, (v) => v === 1 || v === 2 || v === 3 || v === 7);
 // 0, or from log2 of a last-digit select fragment's outputs (4 × attachments) to 12; the engine checks
 // the bound against the attachments in use (src/sort.ts), so 4 passes here for --draw-buffers 4.
 const selectDirectories: Array<number | undefined> = options['select-directory'] === undefined ? [undefined] : integers('select-directory', options['select-directory'], (v) => v === 0 || (v >= 4 && v <= 12));
@@ -149,7 +149,7 @@ for (const log2n of sizes) {
       SORT_SELECT.carry = carry;
       Object.assign(SORT_SELECT, selectDirectory === undefined ? { directoryShift: selectDefaults.directoryShift, directoryFrom: selectDefaults.directoryFrom } : { directoryShift: selectDirectory, directoryFrom: 0 });
       LANES_SHAPE.aboveTexels = above;
-      SORT_SELECT.queue = queue as 2 | 3 | 7;
+      SORT_SELECT.queue = queue as 1 | 2 | 3 | 7;
       SORT_SELECT.leanFallback = leanFallback;
       Object.assign(TREE_SHAPE as TreeShape, shape ?? defaultShape);
       SORT_RADIX.digitBits = digitBits as 2 | 4;

@@ -64,8 +64,8 @@ uint elementMovingTo(uint p) {
 }
 
 // Output position first + k: the next set bit of the digit's mask `rest`, moving on to the next
-// block's when it is empty. The masks of the SELECT_QUEUE (2, 3 or 7) blocks after the current one wait
-// in a register queue (q1 .. q2, q3 or q7): an advance takes q1 and fetches the mask SELECT_QUEUE blocks
+// block's when it is empty. The masks of the SELECT_QUEUE (1, 2, 3 or 7) blocks after the current one wait
+// in a register queue (q1, or q1 .. q2, q3 or q7): an advance takes q1 and fetches the mask SELECT_QUEUE blocks
 // on into the last, so a fetch is needed a few advances after it was issued and the walk rarely waits
 // for one (fetched when needed, each lane of a warp waited at its own steps: H200, 2^22, random 4-bit
 // digits, 2.6 ms per digit; with 7, 1.4). 3 moves fewer registers per advance: H200 egl, uint32 keys
@@ -79,7 +79,9 @@ uint elementMovingTo(uint p) {
 // against the bucket's end, which this pass made until 2026-11-26, is not needed). Written out once
 // per output, loop-free: the steps stay in registers and the shader stays quick to compile (see
 // bitmask-select.frag). (One line: headless-gl's ANGLE rejects line continuations.)
-#if SELECT_QUEUE == 2
+#if SELECT_QUEUE == 1
+#define ADVANCE { block += 1u; rest = q1; q1 = maskAfter(block, 1u); }
+#elif SELECT_QUEUE == 2
 #define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = maskAfter(block, 2u); }
 #elif SELECT_QUEUE == 3
 #define ADVANCE { block += 1u; rest = q1; q1 = q2; q2 = q3; q3 = maskAfter(block, 3u); }
@@ -122,7 +124,10 @@ void main() {
     rest = bit < 32u ? uvec2(rest.x & ~((2u << bit) - 1u), rest.y) : uvec2(0u, rest.y & ~((2u << (bit - 32u)) - 1u));
   }
   // The next blocks' masks, fetched together.
-  uvec2 q1 = maskAfter(block, 1u), q2 = maskAfter(block, 2u);
+  uvec2 q1 = maskAfter(block, 1u);
+#if SELECT_QUEUE >= 2
+  uvec2 q2 = maskAfter(block, 2u);
+#endif
 #if SELECT_QUEUE >= 3
   uvec2 q3 = maskAfter(block, 3u);
 #endif

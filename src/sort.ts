@@ -101,10 +101,12 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * shader's busiest point, and the fallback's search beside its 8 outputs may be that point (searches
  * by quarters in the select's shared search code made it ~8 % slower at 2^24 on an H100: more
  * registers held; docs/performance.md). Off until timed on a GPU.
- * `enabled` off, 'positions', `planes` off, `carry` off, 3 and 7, `leanFallback` on only to compare (bench/sort-probe.ts --select,
+ * A queue of 1 (2 registers fewer; each advance then waits for the mask fetched at the advance
+ * before): prepared with leanFallback, not timed.
+ * `enabled` off, 'positions', `planes` off, `carry` off, queues 1, 3 and 7, `leanFallback` on only to compare (bench/sort-probe.ts --select,
  * --planes, --carry, --queues, --lean-fallback, --select-directory).
  */
-export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; carry: boolean; queue: 2 | 3 | 7; leanFallback: boolean; directoryShift: number; directoryFrom: number } = {
+export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; carry: boolean; queue: 1 | 2 | 3 | 7; leanFallback: boolean; directoryShift: number; directoryFrom: number } = {
   enabled: true,
   writes: 'pairs',
   planes: true,
