@@ -123,7 +123,7 @@ void main() {
     uint bit = local - 1u < lowCount ? selectBit(rest.x, local - 1u) : 32u + selectBit(rest.y, local - 1u - lowCount);
     rest = bit < 32u ? uvec2(rest.x & ~((2u << bit) - 1u), rest.y) : uvec2(0u, rest.y & ~((2u << (bit - 32u)) - 1u));
   }
-  // The next blocks' masks, fetched together.
+  // The next blocks' masks (SELECT_QUEUE of them), fetched together.
   uvec2 q1 = maskAfter(block, 1u);
 #if SELECT_QUEUE >= 2
   uvec2 q2 = maskAfter(block, 2u);

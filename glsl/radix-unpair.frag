@@ -5,7 +5,7 @@
 // keys' layout, one per texel: the key itself (the sort key turned back, sort-key.glsl) and, with
 // VALUES, the value into a second target of the same layout (src/gpu.ts passInto: one fragment
 // per output for both, where a copy each ran every output twice; H100 egl, 2^24 16-bit keys +
-// values 34.7 -> 34.4-34.5 ms, 32-bit keys within the runs' spread, 60.4-60.6 either way). A copy
+// values 34.7 -> 34.4-34.5 ms, 32-bit keys within the runs' spread, 60.4-60.7 either way). A copy
 // in output order where a gather fetched each output's key and value from wherever it had been
 // (H200, 2^24: 66.5 -> 64.7 ms).
 // Zeros past the length.
@@ -20,7 +20,7 @@ precision highp usampler2D;
 
 uniform usampler2DArray u_pairs;
 uniform int u_pairsWidthLog2;   // the select's texels'
-uniform int u_widthLog2;        // the keys' (this target's)
+uniform int u_widthLog2;        // the keys' (both targets')
 layout(location = 0) out uvec4 outKey;
 #ifdef VALUES
 layout(location = 1) out uvec4 outValue;

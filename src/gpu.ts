@@ -36,7 +36,7 @@ export interface Draw {
   capture?: { feedback: WebGLTransformFeedback; buffer: WebGLBuffer };
 }
 
-/** Objects `gpu.release` can delete; textures and framebuffers go through RenderTarget instead. */
+/** Objects `gpu.release` can delete; textures and framebuffers go through RenderTarget instead (but the Gpu's own framebuffer of `passInto`). */
 export type ReleasableKind = Exclude<ResourceKind, 'framebuffers' | 'programs'>;
 
 export interface GpuOptions {
@@ -104,12 +104,20 @@ export class Gpu {
     this.programs = new ProgramCache(gl, this.tracker, this.state);
     this.maxTextureSize = options.maxTextureSize;
     this.pool = new TexturePool(gl, this.tracker, options.poolBytes, options.maxTextureSize);
-    this.emptyVertexArray = this.create('vertexArrays');
-    const framebuffer = gl.createFramebuffer();
-    if (!framebuffer) {
-      this.release('vertexArrays', this.emptyVertexArray);
-      throw new Error('could not create a GL framebuffer (is the context lost?)');
+    // A failure here must leave nothing on the context: no object, and the guard's interceptors
+    // removed (the engine that would dispose them never comes to be).
+    let vertexArray: WebGLVertexArrayObject | undefined;
+    let framebuffer: WebGLFramebuffer | null = null;
+    try {
+      vertexArray = this.create('vertexArrays');
+      framebuffer = gl.createFramebuffer();
+      if (!framebuffer) throw new Error('could not create a GL framebuffer (is the context lost?)');
+    } catch (error) {
+      if (vertexArray) this.release('vertexArrays', vertexArray);
+      this.guard.dispose();
+      throw error;
     }
+    this.emptyVertexArray = vertexArray;
     this.joinedFramebuffer = framebuffer;
     this.tracker.created('framebuffers');
   }
@@ -147,8 +155,9 @@ export class Gpu {
    */
   passInto(program: Program, outputs: readonly RenderTarget[], uniforms: Uniforms): void {
     const [first] = outputs;
-    if (!first || outputs.length > this.drawBuffers || outputs.some((o) => o.width !== first.width || o.height !== first.height || o.layers !== 1)) {
-      throw new Error(`internal: passInto ${program.name} takes 1 to ${this.drawBuffers} single-layer targets of one size`);
+    const alike = (o: RenderTarget) => o.width === first!.width && o.height === first!.height && o.allocatedHeight === first!.allocatedHeight && o.format === first!.format && o.layers === 1;
+    if (!first || outputs.length > this.drawBuffers || !outputs.every(alike)) {
+      throw new Error(`internal: passInto ${program.name} takes 1 to ${this.drawBuffers} single-layer targets of one size and format`);
     }
     this.guard.run(() => {
       if (this.warming) return;
@@ -160,10 +169,12 @@ export class Gpu {
         gl.drawBuffers(outputs.map((_, i) => gl.COLOR_ATTACHMENT0 + i));
         this.joinedDrawBuffers = outputs.length;
       }
-      outputs.forEach((o, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, o.texture, 0));
       try {
-        this.drawGuarded({ program, target: { framebuffer, width: first.width, height: first.height }, uniforms, primitive: 'fullscreen' });
+        outputs.forEach((o, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, o.texture, 0));
+        // Through draw, as every pass (the tests' failure injection wraps it); the guard's nested run is only counted.
+        this.draw({ program, target: { framebuffer, width: first.width, height: first.height }, uniforms, primitive: 'fullscreen' });
       } finally {
+        // Detached even after a failure: the pool may delete these textures later.
         outputs.forEach((_, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, null, 0));
       }
     });

@@ -35,6 +35,28 @@ describe('the context-state tracker', () => {
     destroy();
   });
 
+  it('a createEngine that fails making its own GL objects leaves no interceptors and no objects behind', async () => {
+    const { gl, destroy } = await freshContext();
+    const own = (name: string) => Object.getOwnPropertyDescriptor(gl, name)?.value as unknown;
+    const before = Object.fromEntries(intercepted.map((name) => [name, own(name)]));
+    const counts = { vertexArrays: 0 };
+    const createVertexArray = gl.createVertexArray.bind(gl);
+    const deleteVertexArray = gl.deleteVertexArray.bind(gl);
+    const createFramebuffer = gl.createFramebuffer;
+    gl.createVertexArray = () => (counts.vertexArrays++, createVertexArray());
+    gl.deleteVertexArray = (v) => (counts.vertexArrays--, deleteVertexArray(v));
+    gl.createFramebuffer = () => null as unknown as WebGLFramebuffer;   // as a lost context answers
+    expect(() => createEngine(gl)).toThrow(/could not create a GL framebuffer/);
+    for (const name of intercepted) expect(own(name), `${name}: back as it was`).toBe(before[name]);
+    expect(counts.vertexArrays, 'vertex arrays left').toBe(0);
+    gl.createFramebuffer = createFramebuffer;
+    const engine = createEngine(gl);
+    const stream = engine.stream(new Uint32Array([0, 1, 2, 0, 3]));
+    expect(await engine.compact(stream, { keep: 'nonzero' }).count()).toBe(3);
+    engine.dispose();
+    destroy();
+  });
+
   it('something that wraps the interceptors keeps working after dispose() (they become plain forwards)', async () => {
     const { gl, destroy } = await freshContext();
     const engine = createEngine(gl);

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamData } from '../src/index.js';
+import { gpuOf } from '../src/internal.js';
 import { SORT_COUNTS, SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
 import { engineWithDrawBuffers, expectSameBits, readWholeTexture, restoreDrawBuffers, testContext, testEngine } from './support/engine.js';
 import { envFlag } from './support/env.js';
@@ -270,6 +271,7 @@ const SELECT_ROWS = [
   [4, 'positions', 7, 0, 0, true, true, true],
   [2, 'pairs', 3, 3, 0, true, true, false],
   [4, 'pairs', 7, 3, 0, true, false, true],
+  [2, 'positions', 2, 2, 0, true, false, false],
   [2, 'positions', 1, 2, 0, true, false, false],
   [4, 'pairs', 1, 2, 6, true, true, true],
   [4, 'pairs', 2, 2, 6, true, true, false],
@@ -331,6 +333,34 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       }
     } finally {
       if (engine) restoreDrawBuffers(engine);
+    }
+  });
+
+  // The carried keys and values are copied out by one pass into two targets on the Gpu's own
+  // framebuffer (gpu.ts passInto): the textures are detached after it, so the framebuffer holds no
+  // pool texture between calls (the pool may delete them).
+  it('the copy out of the pairs writes keys and values at once and leaves its framebuffer without attachments', async (context) => {
+    context.skip(drawBuffers < 4, `no select pass with ${drawBuffers} attachment per pass`);
+    const engine = await engineWithDrawBuffers(drawBuffers);
+    context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers)`);
+    try {
+      const { gl } = await testContext();
+      const data = Uint32Array.from({ length: 5000 }, (_, i) => Math.imul(i + 3, 2654435761) >>> 0);
+      const values = Uint32Array.from(data, (_, i) => i ^ 0x55);
+      const keys = engine!.stream(data);
+      const ids = engine!.stream(values);
+      const gpu = gpuOf(engine!);
+      const sorted = engine!.sort(keys, { values: ids });
+      await expectStableSort(sorted, data, false, 'carried keys and values', values);
+      const framebuffer = (gpu as unknown as { joinedFramebuffer: WebGLFramebuffer }).joinedFramebuffer;
+      const previous = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null;
+      gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+      const attached = [0, 1].map((i) => gl.getFramebufferAttachmentParameter(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) as number);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, previous);
+      expect(attached, 'attachment types of the joined framebuffer after the sort').toEqual([gl.NONE, gl.NONE]);
+      for (const r of [sorted, keys, ids]) r.dispose();
+    } finally {
+      restoreDrawBuffers(engine!);
     }
   });
 

@@ -786,7 +786,7 @@ describe('the GL state contract of the public API', () => {
   });
 
   // The random sequences above do not call the sort family; its passes (the select writing several
-  // layers, the copies out of the carried pairs, the gathers of float keys) are checked here: every
+  // layers, the copy out of the carried pairs into two targets, the gathers of float keys) are checked here: every
   // app state item at once, before each call, and the state after each call equal to the one before.
   it('sort (values carried with integer keys, gathered with float keys) and argsort under every app state item: the app\'s state comes back, results exact', async () => {
     const f = await fixture();
