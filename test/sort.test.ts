@@ -413,11 +413,14 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       // A length known only on the GPU: the sorted keys, then zeros to the texture's end (what a
       // user's shader sampling the texture sees, README "Rendering into a stream's texture").
       const negative = engine!.compact(stream, { keep: { lessEqual: -1 } });
-      const sorted = engine!.sort(negative.stream);
+      const sorted = engine!.sort(negative.stream, { values: negative.stream });
       const want = Int32Array.from(Array.from(source).filter((v) => v <= -1).sort((a, b) => a - b));
       expectSameBits(await sorted.keys.read(), want);
-      const whole = new Int32Array(readWholeTexture(engine!, sorted.keys).buffer);
-      expectSameBits(whole, Int32Array.from({ length: whole.length }, (_, i) => (i < want.length ? want[i]! : 0)), 'the keys texture past the length');
+      expectSameBits(await sorted.values!.read(), want, 'the values (the keys themselves)');
+      for (const [texture, what] of [[sorted.keys, 'keys'], [sorted.values!, 'values']] as const) {
+        const whole = new Int32Array(readWholeTexture(engine!, texture).buffer);
+        expectSameBits(whole, Int32Array.from({ length: whole.length }, (_, i) => (i < want.length ? want[i]! : 0)), `the ${what} texture past the length`);
+      }
       for (const r of [sorted, negative]) r.dispose();
       // A length of 0 known only on the GPU: every output past it, the select pass's search clamped;
       // the keys and values textures hold zeros only.
