@@ -4,7 +4,7 @@
 // as splat viewers sort; each result checked against the CPU's stable sort once. With --profile, each
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
-//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7] [--lean-fallback on,off] [--count-groups 0,2,3] [--select-directory 0,6,8]
+//          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7] [--count-groups 0,2,3] [--select-directory 0,6,8]
 //          [--planes on,off] [--carry on,off] [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--warmup-ms 0] [--profile]
 //          [--profile-size 20] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
@@ -43,9 +43,6 @@ const { values: options } = parseArgs({
     carry: { type: 'string', default: SORT_SELECT.carry ? 'on' : 'off' },
     // The select's queue of masks fetched ahead (SORT_SELECT.queue): 1, 2, 3 or 7, one or several.
     queues: { type: 'string', default: String(SORT_SELECT.queue) },
-    // The select's fallback searching each output with the quads' totals fetched in turn
-    // (SORT_SELECT.leanFallback): on, off or both.
-    'lean-fallback': { type: 'string', default: SORT_SELECT.leanFallback ? 'on' : 'off' },
     // The select's directory spacing, log2 outputs (SORT_SELECT.directoryShift), at every size: 0
     // searches all groups. Not given: the engine's default (a directory from SORT_SELECT.directoryFrom).
     'select-directory': { type: 'string' },
@@ -82,8 +79,6 @@ const planesList = options.planes.split(',');
 for (const v of planesList) if (v !== 'on' && v !== 'off') refuse(`--planes: on, off or both; got ${options.planes}`);
 const carryList = options.carry.split(',');
 for (const v of carryList) if (v !== 'on' && v !== 'off') refuse(`--carry: on, off or both; got ${options.carry}`);
-const leanList = options['lean-fallback'].split(',');
-for (const v of leanList) if (v !== 'on' && v !== 'off') refuse(`--lean-fallback: on, off or both; got ${options['lean-fallback']}`);
 const [repeats] = integers('repeats', options.repeats, (v) => v >= 1);
 const [batch] = integers('batch', options.batch, (v) => v >= 1);
 const [warmupMs] = integers('warmup-ms', options['warmup-ms'], (v) => v >= 0);
@@ -98,11 +93,11 @@ const defaultShape = { ...TREE_SHAPE };
 const lanesAbove: number[] = options['lanes-above'] === undefined ? [LANES_SHAPE.aboveTexels] : options['lanes-above'].split(',').map(Number);
 for (const t of lanesAbove) if (!Number.isInteger(t) || t < 0) refuse(`--lanes-above: texel counts, comma-separated; got ${options['lanes-above']}`);
 // Every combination asked for; the directory's spacing matters only without the select pass.
-const variants: Array<{ digitBits: number; shift: number; select: string; shape: TreeShape | undefined; queue: number; leanFallback: boolean; above: number; groupLog2: number; selectDirectory: number | undefined; planes: boolean; carry: boolean }> = [];
+const variants: Array<{ digitBits: number; shift: number; select: string; shape: TreeShape | undefined; queue: number; above: number; groupLog2: number; selectDirectory: number | undefined; planes: boolean; carry: boolean }> = [];
 for (const digitBits of digitWidths) {
   for (const select of selects) {
     for (const shift of select === 'off' ? shifts : [shifts[0]!]) {
-      for (const shape of treeShapes) for (const queue of queues) for (const lean of leanList) for (const above of lanesAbove) for (const groupLog2 of countGroups) for (const selectDirectory of select === 'off' ? [undefined] : selectDirectories) for (const planes of select === 'pairs' ? planesList : ['off']) for (const carry of select === 'pairs' ? carryList : ['off']) variants.push({ digitBits, shift, select, shape, queue, leanFallback: lean === 'on', above, groupLog2, selectDirectory, planes: planes === 'on', carry: carry === 'on' });
+      for (const shape of treeShapes) for (const queue of queues) for (const above of lanesAbove) for (const groupLog2 of countGroups) for (const selectDirectory of select === 'off' ? [undefined] : selectDirectories) for (const planes of select === 'pairs' ? planesList : ['off']) for (const carry of select === 'pairs' ? carryList : ['off']) variants.push({ digitBits, shift, select, shape, queue, above, groupLog2, selectDirectory, planes: planes === 'on', carry: carry === 'on' });
     }
   }
 }
@@ -120,7 +115,7 @@ console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch, warmupMs });
 
-const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; planes?: boolean; carry?: boolean; queue?: number; leanFallback?: boolean; groupLog2?: number; selectDirectory?: number; treeShape?: TreeShape; ms: number; issueMs?: number }> = [];
+const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; planes?: boolean; carry?: boolean; queue?: number; groupLog2?: number; selectDirectory?: number; treeShape?: TreeShape; ms: number; issueMs?: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
   const n = 2 ** log2n;
@@ -144,20 +139,19 @@ for (const log2n of sizes) {
     console.log(`2^${log2n} Uint32Array.prototype.sort of the ${bits}-bit keys (host): ${hostMs.toFixed(2).padStart(8)} ms`);
     const keyStream = engine.stream(keys);
     const valueStream = engine.stream(indices);
-    for (const { digitBits, shift, select, shape, queue, leanFallback, above, groupLog2, selectDirectory, planes, carry } of variants) {
+    for (const { digitBits, shift, select, shape, queue, above, groupLog2, selectDirectory, planes, carry } of variants) {
       SORT_SELECT.planes = planes;
       SORT_SELECT.carry = carry;
       Object.assign(SORT_SELECT, selectDirectory === undefined ? { directoryShift: selectDefaults.directoryShift, directoryFrom: selectDefaults.directoryFrom } : { directoryShift: selectDirectory, directoryFrom: 0 });
       LANES_SHAPE.aboveTexels = above;
       SORT_SELECT.queue = queue as 1 | 2 | 3 | 7;
-      SORT_SELECT.leanFallback = leanFallback;
       Object.assign(TREE_SHAPE as TreeShape, shape ?? defaultShape);
       SORT_RADIX.digitBits = digitBits as 2 | 4;
       SORT_COUNTS.groupLog2 = groupLog2;
       SORT_DIRECTORY.shift = shift;
       SORT_SELECT.enabled = select !== 'off';
       if (select !== 'off') SORT_SELECT.writes = select as typeof SORT_SELECT.writes;
-      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (planesList.length > 1 && select === 'pairs' ? (planes ? ' planes' : ' no planes') : '') + (carryList.length > 1 && select === 'pairs' ? (carry ? ' carry' : ' no carry') : '') + (queues.length > 1 ? ` queue ${queue}` : '') + (leanList.length > 1 ? (leanFallback ? ' lean fallback' : ' fallback') : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '') + (countGroups.length > 1 ? ` groups of 2^${groupLog2}` : '') + (selectDirectory !== undefined && select !== 'off' ? (selectDirectory > 0 ? ` directory every 2^${selectDirectory}` : ' no directory') : '');
+      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (planesList.length > 1 && select === 'pairs' ? (planes ? ' planes' : ' no planes') : '') + (carryList.length > 1 && select === 'pairs' ? (carry ? ' carry' : ' no carry') : '') + (queues.length > 1 ? ` queue ${queue}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '') + (countGroups.length > 1 ? ` groups of 2^${groupLog2}` : '') + (selectDirectory !== undefined && select !== 'off' ? (selectDirectory > 0 ? ` directory every 2^${selectDirectory}` : ' no directory') : '');
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
       const gotValues = await once.values!.read();
@@ -181,7 +175,7 @@ for (const log2n of sizes) {
         await engine.finish();
       }
       const issueMs = issued.sort((a, b) => a - b)[Math.floor(repeats / 2)]!;
-      rows.push({ what, log2n, shift, digitBits, select, planes, carry, queue, leanFallback, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms, issueMs });
+      rows.push({ what, log2n, shift, digitBits, select, planes, carry, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms, issueMs });
       console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms (calls return after ${issueMs.toFixed(2)} ms)`);
       // The order alone (engine.argsort: no values to move, no keys gathered), checked as the sort's values were.
       const argsortOptions = bits === 16 ? { bits: 16 } : {};
@@ -192,7 +186,7 @@ for (const log2n of sizes) {
       if (orderWrong >= 0 && options.check) throw new Error(`argsort 2^${log2n} ${bits}-bit keys, ${variant}: position ${orderWrong} holds ${gotOrder[orderWrong]}, the CPU says ${order[orderWrong]}`);
       const argsortWhat = `argsort ${bits}-bit keys`;
       const argsortMs = await perCall(() => engine.argsort(keyStream, argsortOptions).dispose());
-      rows.push({ what: argsortWhat, log2n, shift, digitBits, select, planes, carry, queue, leanFallback, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms: argsortMs });
+      rows.push({ what: argsortWhat, log2n, shift, digitBits, select, planes, carry, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms: argsortMs });
       console.log(`2^${log2n} ${argsortWhat.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${argsortMs.toFixed(2).padStart(8)} ms`);
       if (options.profile && log2n === profileSize) {
         const totals = new Map<string, number>();

@@ -21,57 +21,25 @@ struct Place {
   uint offset;   // the running count of the digit before the first group
 };
 
-// Quad `quad`'s running totals: the scan's last group of the quad, its 4 digits' counts.
-uvec4 quadEnd(int quad) {
-  return texelFetch(u_ranks, texelOf(uint(quad + 1) * uint(u_groups) - 1u, uint(u_ranksWidthLog2)), 0);
-}
-
-// Whether p lies among the outputs of quad `quad` (running totals `end`): then `place` is where;
-// otherwise `start` and `before` move past the quad.
-bool placeInQuad(uint p, int quad, uvec4 end, inout uint start, inout uvec4 before, out Place place) {
-  uvec4 totals = end - before;
-  for (int c = 0; c < 4; ++c) {
-    if (p < start + totals[c]) {
-      place = Place(4 * quad + c, p - start + before[c], before[c]);
-      return true;
-    }
-    start += totals[c];
-  }
-  before = end;
-  place = Place(BUCKETS - 1, 0u, 0u);
-  return false;
-}
-
 // p < the keys' length. The quads' totals are fetched together, before any is compared (fetched in
 // the loop, each waited for the comparisons before it: H100 egl, 2^24 uint32 keys + values 64.0-64.2
 // -> 60.7-60.8 ms, 2^22 17.1-17.3 -> 16.5-16.6).
 Place placeOf(uint p) {
   uvec4 ends[QUADS];
-  for (int quad = 0; quad < QUADS; ++quad) ends[quad] = quadEnd(quad);
+  for (int quad = 0; quad < QUADS; ++quad) ends[quad] = texelFetch(u_ranks, texelOf(uint(quad + 1) * uint(u_groups) - 1u, uint(u_ranksWidthLog2)), 0);
   uint start = 0u;
   uvec4 before = uvec4(0u);
-  Place place;
   for (int quad = 0; quad < QUADS; ++quad) {
-    if (placeInQuad(p, quad, ends[quad], start, before, place)) return place;
+    uvec4 end = ends[quad];
+    uvec4 totals = end - before;
+    for (int c = 0; c < 4; ++c) {
+      if (p < start + totals[c]) return Place(4 * quad + c, p - start + before[c], before[c]);
+      start += totals[c];
+    }
+    before = end;
   }
-  return place;   // not reached (the last digit's, with zeros)
+  return Place(BUCKETS - 1, 0u, 0u);   // not reached
 }
-
-#ifdef LEAN_FALLBACK
-// placeOf with each quad's totals fetched in turn, only once the quads before did not hold p: the
-// longer wait of the two, but one quad's totals live at a time where placeOf holds all four. For the
-// select's fallback (radix-select.frag), which runs seldom but whose registers every fragment of the
-// pass is allotted (src/sort.ts SORT_SELECT.leanFallback).
-Place placeOfInTurn(uint p) {
-  uint start = 0u;
-  uvec4 before = uvec4(0u);
-  Place place;
-  for (int quad = 0; quad < QUADS; ++quad) {
-    if (placeInQuad(p, quad, quadEnd(quad), start, before, place)) return place;
-  }
-  return place;   // not reached
-}
-#endif
 
 // The first group in low .. high whose running count of the digit exceeds `target` (binary search).
 uint groupHolding(Place place, uint low, uint high) {

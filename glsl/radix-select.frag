@@ -53,14 +53,21 @@ layout(location = 0) out uvec4 outPositions[ATTACHMENTS + 1];
 layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
 #endif
 
-// The element moving to output position p, searched for alone (the fallback below).
+// The element moving to output position p, searched for alone (the fallback below), as main()
+// searches for the first: with DIRECTORY, by the gallop from p's directory entry. Seldom run (random
+// keys almost never), yet the same search as main()'s rather than a search over all groups made the
+// whole pass faster: H200 egl, uint32 keys + values, A B B A, 2^24 60.03-60.23 -> 59.87-59.99 ms,
+// 2^20 4.89 -> 4.64-4.67, 16-bit keys 34.3-34.4 -> 33.7-34.0 (the compiler's code for the pass, not
+// the fallback's own work: a fallback fetching the quads' totals in turn made it 3.5 ms slower).
 uint elementMovingTo(uint p) {
-#ifdef LEAN_FALLBACK
-  Place place = placeOfInTurn(p);
+#ifdef DIRECTORY
+  uint entry = directoryEntry(p);
+  Place place = placeOf(p);
+  return elementOf(place, blockIn(place, groupFromDirectory(place, p, entry)));
 #else
   Place place = placeOf(p);
-#endif
   return elementOf(place, blockHolding(place));
+#endif
 }
 
 // Output position first + k: the next set bit of the digit's mask `rest`, moving on to the next
@@ -69,8 +76,8 @@ uint elementMovingTo(uint p) {
 // on into the last, so a fetch is needed a few advances after it was issued and the walk rarely waits
 // for one (fetched when needed, each lane of a warp waited at its own steps: H200, 2^22, random 4-bit
 // digits, 2.6 ms per digit; with 7, 1.4). 3 moves fewer registers per advance: H200 egl, uint32 keys
-// + values, 2^24 88.5 -> 86.0 ms, 2^22 22.8 -> 22.2; 2 once a fragment placed 8 pairs, not 16 (src/sort.ts
-// SORT_SELECT.queue).
+// + values, 2^24 88.5 -> 86.0 ms, 2^22 22.8 -> 22.2; 2 once a fragment placed 8 pairs, not 16; 1 once the
+// searches' first fetches were issued together: 2^24 60.9 -> 60.1 ms (src/sort.ts SORT_SELECT.queue).
 // An empty mask is looked past up to three times, each check only after an advance (nested: H200
 // egl, 2^24 uint32 keys + values 87.7 -> 86.7 ms, 2^22 22.9 -> 22.6, against three checks in a row).
 // Three empty masks in a row mark the fragment `irregular` (its positions are then wrong and the loop

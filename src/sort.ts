@@ -95,24 +95,20 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * values' bits instead of the input positions and the last digit's select places them too, so a
  * copy in output order (glsl/radix-unpair.frag, writing the keys and the values at once) replaces
  * the gathers of the keys and the values.
- * `leanFallback`: the select's fallback (fragments whose outputs change digit or meet three empty
- * masks search each output alone) finds each output's digit fetching the quads' totals in turn
- * rather than together: seldom run, but a GPU allots every fragment of the pass the registers of the
- * shader's busiest point, and the fallback's search beside its 8 outputs may be that point (searches
- * by quarters in the select's shared search code made it ~8 % slower at 2^24 on an H100: more
- * registers held; docs/performance.md). Off until timed on a GPU.
- * A queue of 1 (2 registers fewer; each advance then waits for the mask fetched at the advance
- * before): prepared with leanFallback, not timed.
- * `enabled` off, 'positions', `planes` off, `carry` off, queues 1, 3 and 7, `leanFallback` on only to compare (bench/sort-probe.ts --select,
- * --planes, --carry, --queues, --lean-fallback, --select-directory).
+ * `queue`: masks fetched ahead by the select's walk (glsl/radix-select.frag SELECT_QUEUE). 1 since
+ * 2026-11-28: two registers fewer per fragment than 2, each advance waiting for the mask fetched at
+ * the advance before (a fragment of 8 outputs walks about two blocks). H200 egl, uint32 keys +
+ * values, four processes A B B A: 2^24 60.84-60.90 -> 60.05-60.07 ms, 2^22 16.25-16.27 -> 16.07-16.10,
+ * 2^20 4.84-4.85 -> 4.71-4.73 (docs/performance.md).
+ * `enabled` off, 'positions', `planes` off, `carry` off, queues 2, 3 and 7 only to compare (bench/sort-probe.ts --select,
+ * --planes, --carry, --queues, --select-directory).
  */
-export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; carry: boolean; queue: 1 | 2 | 3 | 7; leanFallback: boolean; directoryShift: number; directoryFrom: number } = {
+export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; carry: boolean; queue: 1 | 2 | 3 | 7; directoryShift: number; directoryFrom: number } = {
   enabled: true,
   writes: 'pairs',
   planes: true,
   carry: true,
-  queue: 2,
-  leanFallback: false,
+  queue: 1,
   directoryShift: 6,
   directoryFrom: 2 ** 20,
 };
@@ -313,7 +309,7 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
           const nextPlanes = planesLayer !== undefined && !last;
           const carried = carry?.values !== undefined && digit === 0;
           const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, pairLayers + (nextPlanes ? 1 : 0));
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: pairLayers, WRITE_PAIRS: true, NEXT_PLANES: nextPlanes, CARRY_VALUES: carried, SELECT_QUEUE: SORT_SELECT.queue, LEAN_FALLBACK: SORT_SELECT.leanFallback, ...find.defines } });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: pairLayers, WRITE_PAIRS: true, NEXT_PLANES: nextPlanes, CARRY_VALUES: carried, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
           gpu.pass(selectProgram, pairs, { ...elements, ...(carried ? { u_values: carry.values!.target.texture } : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 });
           if (last) lastPairs = { texture: pairs.texture, widthLog2: selected.widthLog2, layers: pairLayers };
           return scope.keep(pairs);
@@ -326,7 +322,7 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
           // which the move fetches each output's pair.
           const indices = selected !== undefined;
           const positionsTarget = scope.target(positions.width, positions.height, texelFormats.rgba32ui, attachments);
-          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...(indices ? stage : common), ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue, LEAN_FALLBACK: SORT_SELECT.leanFallback, ...find.defines } });
+          const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...(indices ? stage : common), ATTACHMENTS: attachments, WRITE_INDICES: indices, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
           gpu.pass(selectProgram, positionsTarget, { ...(indices ? elements : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: positions.widthLog2 });
           if (indices) {
             // The gathers read the input positions where the select wrote them (gather.ts

@@ -245,7 +245,7 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // The select pass (src/sort.ts SORT_SELECT): where a pass writes 4 or 8 attachments, each fragment
 // places 2 or 4 × attachments consecutive outputs by one search and a walk along the digit's masks,
 // writing the pairs themselves (SORT_SELECT.writes 'pairs', 8 or 16 outputs) or their positions for a
-// move pass (16 or 32), with 2, 3 or 7 blocks' masks fetched ahead (SORT_SELECT.queue); a digit changing
+// move pass (16 or 32), with 1, 2, 3 or 7 blocks' masks fetched ahead (SORT_SELECT.queue); a digit changing
 // among them, or a digit's elements sparse (few distinct keys in many blocks), sends the fragment to
 // the search per output; its first search counts the masks of the blocks within a counted group
 // (SORT_COUNTS: 1, 4 or 8 blocks), or, with the select's directory (SORT_SELECT.directoryShift), a
@@ -258,7 +258,7 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // 4 and 8 attachments.
 //
 // GLCOMPACT_SORT_KNOBS_DEFAULTS=1 (the chromium project, vitest.config.ts) runs only the rows of the
-// shipped defaults (SORT_RADIX 4 bits, pairs, 2 queued, groups of 2^2, planes; without and with a select
+// shipped defaults (SORT_RADIX 4 bits, pairs, 1 queued, groups of 2^2, planes; without and with a select
 // directory): SwiftShader compiles each row's shaders anew, 5-25 s a row, which was a fifth of CI's
 // time. The other rows are knobs for bench/sort-probe.ts; node, firefox and webkit run them all.
 const defaultsOnly = envFlag('GLCOMPACT_SORT_KNOBS_DEFAULTS');
@@ -267,23 +267,24 @@ const defaultsOnly = envFlag('GLCOMPACT_SORT_KNOBS_DEFAULTS');
  * default below SORT_SELECT.directoryFrom (no select directory), the sixth the shipped default above it.
  */
 const SELECT_ROWS = [
-  [4, 'pairs', 2, 2, 0, true, true, false],
-  [4, 'positions', 7, 0, 0, true, true, true],
-  [2, 'pairs', 3, 3, 0, true, true, false],
-  [4, 'pairs', 7, 3, 0, true, false, true],
-  [2, 'positions', 2, 2, 0, true, false, false],
-  [2, 'positions', 1, 2, 0, true, false, false],
-  [4, 'pairs', 1, 2, 6, true, true, true],
-  [4, 'pairs', 2, 2, 6, true, true, false],
-  [2, 'positions', 7, 2, 5, true, true, false],
-  [4, 'pairs', 3, 2, 0, false, false, false],
-  [2, 'pairs', 7, 2, 6, false, true, true],
+  [4, 'pairs', 1, 2, 0, true, true],
+  [4, 'positions', 7, 0, 0, true, true],
+  [2, 'pairs', 3, 3, 0, true, true],
+  [4, 'pairs', 7, 3, 0, true, false],
+  [2, 'positions', 2, 2, 0, true, false],
+  [4, 'pairs', 1, 2, 6, true, true],
+  [2, 'positions', 1, 2, 0, true, false],
+  [4, 'pairs', 2, 2, 6, true, true],
+  [4, 'pairs', 2, 2, 0, true, true],
+  [2, 'positions', 7, 2, 5, true, true],
+  [4, 'pairs', 3, 2, 0, false, false],
+  [2, 'pairs', 7, 2, 6, false, true],
 ] as const;
 /** The knobs as shipped, read before any test changes them. */
-const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, planes: SORT_SELECT.planes, carry: SORT_SELECT.carry, queue: SORT_SELECT.queue, leanFallback: SORT_SELECT.leanFallback, groupLog2: SORT_COUNTS.groupLog2, directoryShift: SORT_SELECT.directoryShift };
+const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, planes: SORT_SELECT.planes, carry: SORT_SELECT.carry, queue: SORT_SELECT.queue, groupLog2: SORT_COUNTS.groupLog2, directoryShift: SORT_SELECT.directoryShift };
 /** A row of the shipped defaults: without the select directory (small streams) or with the shipped one. */
-const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry, leanFallback]: readonly [number, string, number, number, number, boolean, boolean, boolean]) =>
-  digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2 && planes === SHIPPED.planes && carry === SHIPPED.carry && leanFallback === SHIPPED.leanFallback && (directoryShift === 0 || directoryShift === SHIPPED.directoryShift);
+const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry]: readonly [number, string, number, number, number, boolean, boolean]) =>
+  digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2 && planes === SHIPPED.planes && carry === SHIPPED.carry && (directoryShift === 0 || directoryShift === SHIPPED.directoryShift);
 it('the select rows hold the shipped defaults without and with a directory (what GLCOMPACT_SORT_KNOBS_DEFAULTS=1 keeps)', () => {
   expect(SELECT_ROWS.filter(isShipped).map((row) => row[4])).toEqual([0, SHIPPED.directoryShift]);
 });
@@ -364,15 +365,15 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     }
   });
 
-  it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none), the next digit\'s planes from the select (8 attachments): %s, the values carried in the pairs: %s, the fallback fetching the quads\' totals in turn: %s; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry, leanFallback], context) => {
+  it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none), the next digit\'s planes from the select (8 attachments): %s, the values carried in the pairs: %s; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry], context) => {
     // Skipped before the engine's attachments are limited, so a skip leaves them as they were.
-    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes, carry, leanFallback]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
+    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes, carry]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
     context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0 || !planes), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     Object.assign(SORT_RADIX, { digitBits });
     // The select's directory forced at every size where asked for (by default from 2^20 texels), and none otherwise.
-    Object.assign(SORT_SELECT, { writes, queue, leanFallback, directoryShift, directoryFrom: 0, planes, carry });
+    Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0, planes, carry });
     Object.assign(SORT_COUNTS, { groupLog2 });
     try {
       for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
