@@ -288,6 +288,8 @@ const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift, planes,
 it('the select rows hold the shipped defaults without and with a directory (what GLCOMPACT_SORT_KNOBS_DEFAULTS=1 keeps)', () => {
   expect(SELECT_ROWS.filter(isShipped).map((row) => row[4])).toEqual([0, SHIPPED.directoryShift]);
 });
+/** Passes of a sort of 2^20 uint32 keys + values by attachments per pass (docs/performance.md). */
+const SORT_PASSES_2E20: Record<number, number> = { 1: 82, 4: 81, 8: 74 };
 describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', (drawBuffers) => {
   const defaults = { radix: { ...SORT_RADIX }, select: { ...SORT_SELECT }, counts: { ...SORT_COUNTS } };
   afterEach(() => {
@@ -334,6 +336,33 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       }
     } finally {
       if (engine) restoreDrawBuffers(engine);
+    }
+  });
+
+  // The passes of a sort at 2^20 uint32 keys + uint32 values (the size of the H200 target) with the
+  // shipped knobs, counted at gpu.draw: the figure docs/performance.md gives, kept true here (a pass
+  // added or saved changes it and the docs with it).
+  it('a sort of 2^20 uint32 keys with uint32 values makes the documented number of passes', async (context) => {
+    const engine = await engineWithDrawBuffers(drawBuffers);
+    context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers)`);
+    const gpu = gpuOf(engine!);
+    const draw = gpu.draw;
+    try {
+      const n = 2 ** 20;
+      const data = Uint32Array.from({ length: n }, (_, i) => Math.imul(i + 7, 2654435761) >>> 0);
+      const values = Uint32Array.from(data, (_, i) => i);
+      const keys = engine!.stream(data);
+      const ids = engine!.stream(values);
+      let draws = 0;
+      gpu.draw = (call) => (draws++, draw.call(gpu, call));
+      const sorted = engine!.sort(keys, { values: ids });
+      gpu.draw = draw;
+      expect(draws, `passes of the sort with ${drawBuffers} attachment(s)`).toBe(SORT_PASSES_2E20[drawBuffers]);
+      await expectStableSort(sorted, data, false, '2^20 keys and values', values);
+      for (const r of [sorted, keys, ids]) r.dispose();
+    } finally {
+      gpu.draw = draw;
+      restoreDrawBuffers(engine!);
     }
   });
 
