@@ -344,8 +344,8 @@ function gpuTrial(ctx, point) {
  * digit's writes the input positions, which the gathers read where they lie: no move pass), from 2^20 elements after a directory pass of its own
  * (SORT_SELECT.directoryFrom), else a move pass per digit (from 2^18 elements after a directory pass:
  * SORT_DIRECTORY.fromElements); then a gather per moved stream (keys, values), or, where the select
- * runs and the pairs carry the values (integer keys, values of one component: SORT_SELECT.carry), a
- * copy per output stream out of the last select's pairs: the same count. The scan's passes come
+ * runs and the keys are integers (the pairs then carry the values, of one component, if any:
+ * SORT_SELECT.carry), one copy out of the last select's pairs writing the keys and the values at once. The scan's passes come
  * from engine.scan of a 4-component uint32 stream of n/64 elements (the same default algorithm);
  * `formula` is compared with the draws counted. The constants are the engine's defaults, copied
  * (this file also runs in a page against the built package).
@@ -364,15 +364,20 @@ function sortPasses(ctx, engine, point, counted) {
   const packs = select && engine.caps.drawBuffers >= 5 ? 1 : digits;
   const directory = point.n >= (select ? 2 ** 20 : 2 ** 18) ? 1 : 0;
   const moves = select ? 0 : digits;
-  const formula = digits * (2 + scan.glDrawCalls + select + directory) + packs + moves + moved;
+  // Integer keys' pairs carry the index values, if any (SORT_SELECT.carry): one copy out of the last
+  // select's pairs writes the keys and the values.
+  const copiedOnce = select && !sortCase.float;
+  const outputs = copiedOnce ? 1 : moved;
+  const formula = digits * (2 + scan.glDrawCalls + select + directory) + packs + moves + outputs;
   return {
     digits,
     perDigit: { masksCounts: 2, scanDraws: scan.glDrawCalls, scanAlgorithm: scan.algorithm, select, directory },
     packs,
     moves,
-    gathers: moved,
+    gathers: copiedOnce ? 0 : moved,
+    copiesOutOfPairs: copiedOnce ? 1 : 0,
     formula,
-    formulaText: `${digits} digits × (2 masks/counts + ${scan.glDrawCalls} scan draws${directory ? ' + 1 directory' : ''}${select ? ' + 1 select' : ''}) + ${packs} digit pack${packs === 1 ? '' : 's'} + ${moves} move${moves === 1 ? '' : 's'} + ${moved} gather${moved > 1 ? 's' : ''} = ${formula}`,
+    formulaText: `${digits} digits × (2 masks/counts + ${scan.glDrawCalls} scan draws${directory ? ' + 1 directory' : ''}${select ? ' + 1 select' : ''}) + ${packs} digit pack${packs === 1 ? '' : 's'} + ${moves} move${moves === 1 ? '' : 's'} + ${copiedOnce ? '1 copy out of the pairs' : `${moved} gather${moved > 1 ? 's' : ''}`} = ${formula}`,
     countedDrawCalls: counted,
     matches: formula === counted,
   };
