@@ -59,6 +59,10 @@ layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
 // whole pass faster: H200 egl, uint32 keys + values, A B B A, 2^24 60.03-60.23 -> 59.87-59.99 ms,
 // 2^20 4.89 -> 4.64-4.67, 16-bit keys 34.3-34.4 -> 33.7-34.0 (the compiler's code for the pass, not
 // the fallback's own work: a fallback fetching the quads' totals in turn made it 3.5 ms slower).
+// p's entry is main()'s (a fragment's RANKS outputs lie within one entry's 2^DIRECTORY_SHIFT: src/sort.ts
+// checks the shift), so its fetch hits what main() fetched; passing main()'s entry in is not timed.
+// Timed on random keys only, where the fallback almost never runs; with few distinct keys it runs
+// often, and the gallop can cost up to twice the search over all groups (not timed).
 uint elementMovingTo(uint p) {
 #ifdef DIRECTORY
   uint entry = directoryEntry(p);

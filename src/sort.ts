@@ -72,9 +72,9 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * where the next digit reads them: no move pass) or 'positions' (4 × attachments per fragment, and a
  * move pass fetches the pair at each; H200 egl, uint32 keys + values, 2^20 / 2^22 / 2^24: 6.9 / 25.9 /
  * 96.5 ms against 6.4 / 23.1 / 91.3 for 'pairs'). `queue`: masks the select fetches ahead of its
- * walk (3: 2^24 86.0 ms against 88.5 with 7; since a fragment places 8 pairs, 2: H200 egl, after
- * 1 s of calls, both orders, four runs, 2^20 5.06-5.31 -> 4.99-5.18 ms, 2^22 17.87-18.04 -> 17.67-18.03,
- * one run at 2^24 67.3 -> 66.6; 16-bit keys within the spread either way). `directoryShift`: for streams of at least
+ * walk, 1 (below; it was 3: 2^24 86.0 ms against 88.5 with 7; then, once a fragment placed 8 pairs, 2:
+ * H200 egl, after 1 s of calls, both orders, four runs, 2^20 5.06-5.31 -> 4.99-5.18 ms, 2^22
+ * 17.87-18.04 -> 17.67-18.03, one run at 2^24 67.3 -> 66.6; 16-bit keys within the spread either way). `directoryShift`: for streams of at least
  * `directoryFrom` texels, a directory pass notes the group of every 2^directoryShift-th output
  * (glsl/radix-directory.frag) and each select fragment gallops from its entry instead of searching
  * all groups. H100 egl, uint32 keys + values, two runs: 2^24 73.2-73.4 -> 70.4 ms (every 2^8:
@@ -95,8 +95,8 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * values' bits instead of the input positions and the last digit's select places them too, so a
  * copy in output order (glsl/radix-unpair.frag, writing the keys and the values at once) replaces
  * the gathers of the keys and the values.
- * `queue`: masks fetched ahead by the select's walk (glsl/radix-select.frag SELECT_QUEUE). 1 since
- * 2026-11-28: two registers fewer per fragment than 2, each advance waiting for the mask fetched at
+ * `queue` 1 since 2026-11-28 (glsl/radix-select.frag SELECT_QUEUE), timed on an H200 only (NVIDIA
+ * over OpenGL ES; a GPU whose fetches wait longer may prefer 2): two registers fewer per fragment than 2, each advance waiting for the mask fetched at
  * the advance before (a fragment of 8 outputs walks about two blocks). H200 egl, uint32 keys +
  * values, four processes A B B A: 2^24 60.84-60.90 -> 60.05-60.07 ms, 2^22 16.25-16.27 -> 16.07-16.10,
  * 2^20 4.84-4.85 -> 4.71-4.73 (docs/performance.md).

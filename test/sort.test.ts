@@ -346,22 +346,27 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers)`);
     const gpu = gpuOf(engine!);
+    const made: Array<{ dispose(): void }> = [];
+    // An own property over Gpu.prototype.draw, deleted after (the engine is shared by the file).
     const draw = gpu.draw;
+    let draws = 0;
     try {
       const n = 2 ** 20;
       const data = Uint32Array.from({ length: n }, (_, i) => Math.imul(i + 7, 2654435761) >>> 0);
       const values = Uint32Array.from(data, (_, i) => i);
       const keys = engine!.stream(data);
+      made.push(keys);
       const ids = engine!.stream(values);
-      let draws = 0;
+      made.push(ids);
       gpu.draw = (call) => (draws++, draw.call(gpu, call));
       const sorted = engine!.sort(keys, { values: ids });
-      gpu.draw = draw;
+      made.push(sorted);
+      delete (gpu as { draw?: unknown }).draw;
       expect(draws, `passes of the sort with ${drawBuffers} attachment(s)`).toBe(SORT_PASSES_2E20[drawBuffers]);
       await expectStableSort(sorted, data, false, '2^20 keys and values', values);
-      for (const r of [sorted, keys, ids]) r.dispose();
     } finally {
-      gpu.draw = draw;
+      delete (gpu as { draw?: unknown }).draw;
+      for (const r of made.reverse()) r.dispose();
       restoreDrawBuffers(engine!);
     }
   });
