@@ -6,7 +6,7 @@
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
 //          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7] [--count-groups 0,2,3] [--select-directory 0,6,8]
 //          [--planes on,off] [--carry on,off] [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--warmup-ms 0] [--profile]
-//          [--profile-size 20] [--no-check] [--out DIR]
+//          [--profile-size 20] [--distinct 16] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
 import { gpuOf } from '../src/internal.js';
 import { SORT_COUNTS, SORT_DIRECTORY, SORT_RADIX, SORT_SELECT } from '../src/sort.js';
@@ -48,6 +48,9 @@ const { values: options } = parseArgs({
     'select-directory': { type: 'string' },
     // Blocks per counted group, log2 (SORT_COUNTS.groupLog2): 0 counts every block.
     'count-groups': { type: 'string', default: String(SORT_COUNTS.groupLog2) },
+    // Keys drawn from this many distinct values (0: every key random). Few distinct keys send many
+    // select fragments to the fallback (a digit changing among their outputs, or sparse masks).
+    distinct: { type: 'string', default: '0' },
     repeats: { type: 'string', default: '5' },
     // Calls before each timing (ms of them): the GPU at its working clocks (probe-timing.ts perCall).
     'warmup-ms': { type: 'string', default: '0' },
@@ -115,6 +118,9 @@ console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch, warmupMs });
 
+const distinct = Number(options.distinct);
+if (!Number.isInteger(distinct) || distinct < 0) refuse(`--distinct: a count of distinct keys, 0 for all random; got ${options.distinct}`);
+const keysNote = distinct > 0 ? ` (${distinct} distinct)` : '';
 const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; planes?: boolean; carry?: boolean; queue?: number; groupLog2?: number; selectDirectory?: number; treeShape?: TreeShape; ms: number; issueMs?: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
@@ -122,7 +128,9 @@ for (const log2n of sizes) {
   let seed = log2n;
   const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
   for (const bits of [32, 16]) {
-    const keys = Uint32Array.from({ length: n }, () => (bits === 32 ? random() : random() >>> 16));
+    const draw = () => (bits === 32 ? random() : random() >>> 16);
+    const pool = Uint32Array.from({ length: distinct }, draw);
+    const keys = Uint32Array.from({ length: n }, () => (distinct > 0 ? pool[random() % distinct]! : draw()));
     const indices = Uint32Array.from({ length: n }, (_, i) => i);
     // The CPU's stable order: by key, then by position.
     const order = Array.from(indices).sort((a, b) => keys[a] - keys[b] || a - b);
@@ -163,7 +171,7 @@ for (const log2n of sizes) {
         throw new Error(`sort 2^${log2n} ${bits}-bit keys, ${digitBits}-bit digits, ${variant}: ${wrong.length} of ${n} positions wrong; ${show.join('; ')}`);
       }
       once.dispose();
-      const what = `sort ${bits}-bit keys + uint32 values`;
+      const what = `sort ${bits}-bit keys${keysNote} + uint32 values`;
       const ms = await perCall(() => engine.sort(keyStream, sortOptions).dispose());
       // The host's share: how long `batch` calls take to return (median of `repeats`), the GPU's work
       // left to finish after; a sort whose issue time nears its time per call is bound by the host.
@@ -184,7 +192,7 @@ for (const log2n of sizes) {
       orderOnce.dispose();
       const orderWrong = gotOrder.findIndex((v, i) => v !== order[i]);
       if (orderWrong >= 0 && options.check) throw new Error(`argsort 2^${log2n} ${bits}-bit keys, ${variant}: position ${orderWrong} holds ${gotOrder[orderWrong]}, the CPU says ${order[orderWrong]}`);
-      const argsortWhat = `argsort ${bits}-bit keys`;
+      const argsortWhat = `argsort ${bits}-bit keys${keysNote}`;
       const argsortMs = await perCall(() => engine.argsort(keyStream, argsortOptions).dispose());
       rows.push({ what: argsortWhat, log2n, shift, digitBits, select, planes, carry, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms: argsortMs });
       console.log(`2^${log2n} ${argsortWhat.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${argsortMs.toFixed(2).padStart(8)} ms`);
