@@ -82,6 +82,9 @@ const planesList = options.planes.split(',');
 for (const v of planesList) if (v !== 'on' && v !== 'off') refuse(`--planes: on, off or both; got ${options.planes}`);
 const carryList = options.carry.split(',');
 for (const v of carryList) if (v !== 'on' && v !== 'off') refuse(`--carry: on, off or both; got ${options.carry}`);
+const distinct = Number(options.distinct);
+if (!/^\d+$/.test(options.distinct) || !Number.isSafeInteger(distinct)) refuse(`--distinct: a count of distinct keys, 0 for all random; got ${options.distinct}`);
+const keysNote = distinct > 0 ? ` (${distinct} distinct)` : '';
 const [repeats] = integers('repeats', options.repeats, (v) => v >= 1);
 const [batch] = integers('batch', options.batch, (v) => v >= 1);
 const [warmupMs] = integers('warmup-ms', options['warmup-ms'], (v) => v >= 0);
@@ -118,9 +121,6 @@ console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch, warmupMs });
 
-const distinct = Number(options.distinct);
-if (!Number.isInteger(distinct) || distinct < 0) refuse(`--distinct: a count of distinct keys, 0 for all random; got ${options.distinct}`);
-const keysNote = distinct > 0 ? ` (${distinct} distinct)` : '';
 const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; planes?: boolean; carry?: boolean; queue?: number; groupLog2?: number; selectDirectory?: number; treeShape?: TreeShape; ms: number; issueMs?: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
