@@ -31,6 +31,9 @@ Options:
   --sweep NAME     run one sweep only: ${SWEEP_NAMES.join(', ')} (repeatable; default all)
   --repeats N      timed runs per point after 1 warm-up (default 5; at least 5 unless --quick, at least 3)
   --out DIR        output folder (default bench/results)
+  --gpu-warm-ms MS before each timed sample of a GPU point, run its operation untimed for MS ms
+                   (default 0): a real GPU idle during the host baselines drops its clocks
+                   (bench/README.md "Running on a headless NVIDIA GPU server")
   --help           this text
 
 Sweeps:
@@ -68,6 +71,7 @@ function parseOptions(argv) {
         sweep: { type: 'string', multiple: true },
         repeats: { type: 'string' },
         out: { type: 'string', default: 'bench/results' },
+        'gpu-warm-ms': { type: 'string', default: '0' },
       },
       strict: true,
       allowPositionals: false,
@@ -81,11 +85,15 @@ function parseOptions(argv) {
   if (!Number.isInteger(repeats) || repeats < minimum) {
     throw new UsageError(`--repeats must be an integer >= ${minimum}${values.quick ? ' with --quick' : ' for a full run (>= 3 with --quick)'}; got ${values.repeats}`);
   }
+  const gpuWarmMs = Number(values['gpu-warm-ms']);
+  if (values['gpu-warm-ms'].trim() === '' || !Number.isFinite(gpuWarmMs) || gpuWarmMs < 0) {
+    throw new UsageError(`--gpu-warm-ms must be a number of ms >= 0; got "${values['gpu-warm-ms']}"`);
+  }
   const sweeps = (values.sweep ?? SWEEP_NAMES).flatMap((s) => s.split(','));
   for (const s of sweeps) {
     if (!SWEEP_NAMES.includes(s)) throw new UsageError(`--sweep: unknown sweep "${s}"; choose from ${SWEEP_NAMES.join(', ')}`);
   }
-  return { help: values.help, quick: values.quick, repeats, sweeps: [...new Set(sweeps)], out: values.out, partial: values.sweep !== undefined };
+  return { help: values.help, quick: values.quick, repeats, sweeps: [...new Set(sweeps)], out: values.out, partial: values.sweep !== undefined, gpuWarmMs };
 }
 
 /** Consecutive points with the same x value (sweeps list them x-major). */
@@ -138,6 +146,7 @@ async function main() {
     quick: options.quick,
     repeats: options.repeats,
     warmupRuns: 1,
+    gpuWarmMs: options.gpuWarmMs,
     timing,
     timingNote: 'wall time (performance.now) around the operation followed by a one-texel sync: `await result.count()` then `await engine.finish()` for compactions (count() alone waits only for the passes the count depends on), `await engine.finish()` for scans; CPU baselines: wall time of the loop. engine.caps.timerQuery is ' +
       `${engine.caps.timerQuery} on this context (headless-gl has no GPU timer queries). engine.caps.asyncReadback is ${engine.caps.asyncReadback}: ` +
@@ -154,7 +163,7 @@ async function main() {
   });
   const totalRuns = plans.reduce((sum, p) => sum + p.points.reduce((runs, point) => runs + (point.repeats ?? options.repeats) + 1, 0), 0);
 
-  console.log(`glcompact ${pkg.version} bench — renderer: ${renderer}; node ${process.version}; ${options.quick ? 'quick' : 'full'} run, sweeps: ${options.sweeps.join(', ')}; ${options.repeats} repeats + 1 warm-up per point`);
+  console.log(`glcompact ${pkg.version} bench — renderer: ${renderer}; node ${process.version}; ${options.quick ? 'quick' : 'full'} run, sweeps: ${options.sweeps.join(', ')}; ${options.repeats} repeats + 1 warm-up per point${options.gpuWarmMs > 0 ? `, each GPU sample after ${options.gpuWarmMs} ms of untimed calls` : ''}`);
 
   const bar = new cliProgress.SingleBar(
     {
@@ -175,7 +184,7 @@ async function main() {
     bar.increment();
     return new Promise((resolve) => setImmediate(resolve));
   };
-  const context = new BenchContext(engine, { repeats: options.repeats, onRun, makeEngine: (engineOptions) => createEngine(gl, engineOptions), gl });
+  const context = new BenchContext(engine, { repeats: options.repeats, onRun, makeEngine: (engineOptions) => createEngine(gl, engineOptions), gl, gpuWarmMs: options.gpuWarmMs });
   const results = [];
   try {
     for (const plan of plans) {

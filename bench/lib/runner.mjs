@@ -31,8 +31,13 @@ function clockTickMs() {
 /** Owns the engine-side inputs of a run: one seeded dataset (CPU array + GPU stream) per kind and size. */
 export class BenchContext {
   /** `makeEngine(options)`: another engine on the same context, for points that set `engineOptions`. */
-  constructor(engine, { repeats, onRun, makeEngine, gl }) {
+  constructor(engine, { repeats, onRun, makeEngine, gl, gpuWarmMs = 0 }) {
     this.engine = engine;
+    // Before each timed sample of a GPU point, its operation runs untimed for this long (0: not at
+    // all). A GPU left idle while the host baselines ran (the family sweep's host sorts take up to 3 s
+    // at 2^24) drops its clocks, and the next sample pays for it: H200 egl, 2026-11-28, a 2^20 sort of
+    // uint32 keys + values read 21-28 ms in the family sweep against 4.7 ms after 1.5 s of calls.
+    this.gpuWarmMs = gpuWarmMs;
     this.gl = gl; // the context, for counting GL calls (state-contract sweep)
     this.repeats = repeats;
     this.onRun = onRun; // called after every run (warm-up included), for the progress bar
@@ -139,11 +144,17 @@ export class BenchContext {
       // no series may always follow the same neighbour.
       for (const i of this.shuffledIndices(trials.length)) {
         if (r >= (points[i].repeats ?? this.repeats)) continue;
+        if (this.gpuWarmMs > 0 && WARMABLE(points[i])) await this.warmGpu(trials[i], r);
         times[i].push(await this.timeSample(trials[i], r));
         await this.onRun();
       }
     }
     return trials.map((trial, i) => trial.record(times[i]));
+  }
+
+  /** Runs a GPU trial's operation untimed for gpuWarmMs (see the constructor). */
+  async warmGpu(trial, r) {
+    for (const start = performance.now(); performance.now() - start < this.gpuWarmMs; ) await trial.timeOnce(r);
   }
 
   /**
@@ -395,6 +406,12 @@ export class BenchContext {
     };
   }
 }
+
+/**
+ * Points whose samples gpuWarmMs warms: one GPU operation per timeOnce(). Not the host loops, and not
+ * compact-loop (its timeOnce() is a loop of calls that records each loop's submit time).
+ */
+const WARMABLE = (point) => point.kind === 'compact' || point.kind === 'scan' || (point.kind === 'family' && point.method === 'gpu');
 
 /** Queries among the GL calls (the state contract reads the app's state with these). */
 const GL_QUERIES = new Set(['getParameter', 'isEnabled', 'getIndexedParameter', 'getVertexAttrib', 'getError']);
