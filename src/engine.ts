@@ -63,7 +63,7 @@ export interface ScanStats extends PassStats {
   blockSize: number | undefined;
   /** Whether the scan was exclusive. */
   exclusive: boolean;
-  /** Whether it was a scan with `segments` (recursive doubling with radix 4 that stops at segment starts). */
+  /** Whether it was a scan with `segments` (a reduce-then-scan of its own: src/scan/segmented-scan.ts). */
   segments: boolean;
 }
 
@@ -1392,7 +1392,7 @@ export class Engine {
     return this.#gpu.guard.run(() => this.#gpu.scope((scope) => {
       const lengthTarget = view.length === undefined ? scope.own(copyTexel(this.#gpu, view.lengthTarget!, 0, 0)) : undefined;
       const { value: result, stats } = this.#gpu.measure(() => segmentedScan(this.#gpu, view, segmentsView, exclusive));
-      this.lastScanStats = { ...stats, algorithm: 'recursive-doubling', radix: 4, blockSize: undefined, exclusive, segments: true };
+      this.lastScanStats = { ...stats, algorithm: 'reduce-then-scan', radix: undefined, blockSize: undefined, exclusive, segments: true };
       if (lengthTarget) scope.keep(lengthTarget);
       return this.#adopt(new Stream<T>({ owner: this.#owner, target: result, format: view.format, length: view.length, lengthTarget }, stream.layout, stream.type));
     }));

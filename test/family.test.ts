@@ -246,6 +246,23 @@ describe('engine.scan(stream, { segments })', () => {
     }
   });
 
+  it('a stream whose length is on the GPU (carries across four levels)', async () => {
+    const engine = await testEngine();
+    const data = Uint32Array.from({ length: 20000 }, (_, i) => (i % 5 === 0 ? 0 : Math.imul(i, 2654435761) >>> 20));
+    const kept = data.filter((v) => v !== 0);
+    const starts = (i: number) => kept[i]! % 64 === 0; // ~1 in 64: segments span groups and levels
+    const source = engine.stream(data);
+    const compacted = engine.compact(source, { keep: 'nonzero' });
+    const segments = engine.stream(Uint32Array.from(kept, (_, i) => (starts(i) ? 1 : 0)));
+    for (const exclusive of [false, true]) {
+      const scanned = engine.scan(compacted.stream, { segments, exclusive });
+      expect(await scanned.readLength()).toBe(kept.length);
+      expectSameBits(await scanned.read(), segmentedReference(kept, 1, starts, exclusive), `GPU-resident length, ${exclusive ? 'exclusive' : 'inclusive'}`);
+      scanned.dispose();
+    }
+    for (const s of [compacted, segments, source]) s.dispose();
+  });
+
   it('a property: any uint32 values and segment starts', async () => {
     const engine = await testEngine();
     await fc.assert(

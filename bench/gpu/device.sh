@@ -7,6 +7,12 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 xz -dc "$here/node.xz" > "$here/node" && chmod +x "$here/node"
+release=$here/node_modules/gl/build/Release
+# prepare.sh packs ANGLE's largest library and the bundles xz-compressed (what travels to the GPU
+# machine is limited to 64 MiB, the tracked tree included): unpack them.
+for packed in "$release/libGLESv2.so.xz" "$here"/*.mjs.xz; do
+  if [ -e "$packed" ]; then xz -dc "$packed" > "${packed%.xz}"; fi
+done
 driver=/usr/local/nvidia
 icd=$(ls $driver/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json 2>/dev/null | head -1)
 vendor=$(ls $driver/share/glvnd/egl_vendor.d/10_nvidia.json /usr/share/glvnd/egl_vendor.d/10_nvidia.json 2>/dev/null | head -1)
@@ -15,7 +21,6 @@ if [ -n "$vendor" ]; then export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor; fi
 export LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 for dir in $driver/lib64 $driver/lib; do if [ -d $dir ]; then LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$dir; fi; done
 unset DISPLAY
-release=$here/node_modules/gl/build/Release
 case "${GPU_BACKEND:-vulkan}" in
   vulkan)
     # An earlier egl run on the same machine left the shim in ANGLE's place: put ANGLE's libEGL back.

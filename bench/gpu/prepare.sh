@@ -21,7 +21,8 @@ for package in gl bindings file-uri-to-path bit-twiddle glsl-tokenizer through2 
                string_decoder safe-buffer util-deprecate core-util-is isarray process-nextick-args; do
   if [ -d "node_modules/$package" ]; then cp -r "node_modules/$package" .gpu/node_modules/; fi
 done
-rm -rf .gpu/node_modules/gl/deps .gpu/$release/obj.target .gpu/$release/.deps
+# Build inputs are not needed at run time: the C++ sources (2 MiB) and the objects.
+rm -rf .gpu/node_modules/gl/deps .gpu/node_modules/gl/src/native .gpu/$release/obj.target .gpu/$release/.deps
 # ANGLE's Vulkan backend loads libvulkan.so.1 from its own folder only.
 if [ ! -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ]; then apt-get install -y -qq libvulkan1 >/dev/null; fi
 cp -L /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ".gpu/$release/"
@@ -35,6 +36,14 @@ for library in $libraries; do cp -L "/usr/lib/x86_64-linux-gnu/$library" .gpu/li
 # The egl backend's shim (egl-angle-shim.c says why).
 gcc -O2 -shared -fPIC -o .gpu/libEGL_shim.so "$recipe/egl-angle-shim.c" -ldl
 cp "$recipe/device.sh" .gpu/
-for file in "$@"; do cp "$file" .gpu/; done
+# The largest files travel xz-compressed (device.sh unpacks them): the working tree that travels to the
+# GPU machine is limited to 64 MiB, bench/results included (2026-11-28: 29 MiB tracked + 38 MiB here).
+xz -T2 -9 ".gpu/$release/libGLESv2.so"
+for file in "$@"; do
+  case "$file" in
+    *.mjs) xz -T2 -9 -c "$file" > ".gpu/$(basename "$file").xz" ;;
+    *) cp "$file" .gpu/ ;;
+  esac
+done
 du -sh .gpu
 echo "ready: device run, carry [\".gpu\"], command: GPU_BACKEND=egl bash .gpu/device.sh $(basename "$1") [ARGS...]"

@@ -1,66 +1,103 @@
 // engine.scan(stream, { segments }): a scan that restarts wherever segments[i] is not zero, at any
-// positions (not only at fixed blocks). Where each segment starts is found first (one pass, then a
-// max-scan by recursive doubling: glsl/segment-heads*.frag); then recursive doubling adds values
-// while they lie in the element's own segment (glsl/segmented-scan-step.frag). With radix 4:
-// 2·ceil(log4 n) + 1 passes (+1 when exclusive), 21 for 2^20 texels.
-import segmentHeads from '../../glsl/segment-heads.frag';
-import segmentHeadsStep from '../../glsl/segment-heads-step.frag';
-import segmentedExclusive from '../../glsl/segmented-exclusive.frag';
-import segmentedScanStep from '../../glsl/segmented-scan-step.frag';
+// positions (not only at fixed blocks). A reduce-then-scan over groups of 2^SEGMENTED_GROUP_LOG2
+// entries, each level carrying what a segmented sum needs: the way up writes, per group, the sum
+// after its last segment start (glsl/segmented-scan-up.frag) and whether one starts in it
+// (glsl/segment-flags-up.frag); the way down gives each entry its group's entries back to its
+// segment's start, plus the group's carry from the level above where no start intervenes
+// (glsl/segmented-scan-down.frag). Both ways read an entry's start only in groups that hold one. Every element is read about 1 + G times in all, where recursive
+// doubling (this file until 2026-11-28) read each about 4 times per pass over 2·⌈log4 n⌉ passes:
+// docs/performance.md "A work-efficient scan with segments".
+import segmentFlagsUp from '../../glsl/segment-flags-up.frag';
+import segmentedScanDown from '../../glsl/segmented-scan-down.frag';
+import segmentedScanUp from '../../glsl/segmented-scan-up.frag';
 import type { Gpu } from '../gpu.js';
-import { PingPong } from '../ping-pong.js';
+import { groupsLayout, type Layout } from '../layout.js';
 import type { RenderTarget } from '../render-target.js';
 import { lengthUniforms, type StreamView } from '../stream.js';
 import { COUNT_FORMAT } from '../texel-format.js';
 
-/** Elements each doubling step adds (the offsets grow 4-fold). */
-const SEGMENTED_RADIX = 4;
+/**
+ * groupLog2: log2 of the entries a group of one level sums into one entry of the next. A larger group
+ * means fewer levels but more entries walked per element on the way down (2^groupLog2 / 2 values and
+ * as many starts on average). Mutable for bench/segments-probe.ts.
+ */
+export const SEGMENTED_SCAN = { groupLog2: 3 };
 
-export function segmentedScan(gpu: Gpu, stream: StreamView, segments: StreamView, exclusive: boolean): RenderTarget {
-  const { width, height, widthLog2, capacity } = stream.layout;
-  const steps = Math.max(1, Math.ceil(Math.log2(capacity) / Math.log2(SEGMENTED_RADIX)));
-  const length = lengthUniforms(stream);
-  const lengthFromTexture = stream.length === undefined;
-  return gpu.scope((scope) => {
-    // Where each element's segment starts.
-    const heads = new PingPong(scope, width, height, COUNT_FORMAT);
-    gpu.pass(gpu.program({ name: 'segment-heads.frag', fragment: segmentHeads, defines: { FLOAT_SEGMENTS: segments.type === 'float32' } }), heads.output, {
-      u_segments: segments.target.texture,
-      u_segmentsWidthLog2: segments.layout.widthLog2,
-      u_widthLog2: widthLog2,
-    });
-    let headTexture = heads.swap();
-    const headStep = gpu.program({ name: 'segment-heads-step.frag', fragment: segmentHeadsStep, defines: { RADIX: SEGMENTED_RADIX } });
-    for (let step = 0; step < steps; step++) {
-      gpu.pass(headStep, heads.output, { u_heads: headTexture, u_offset: SEGMENTED_RADIX ** step, u_widthLog2: widthLog2 });
-      headTexture = heads.swap();
-    }
-    // The sums, restarting at each segment's start.
-    const sums = new PingPong(scope, width, height, stream.format);
-    let input = stream.target.texture;
-    for (let step = 0; step < steps; step++) {
-      const last = step === steps - 1;
-      const program = gpu.program({
-        name: 'segmented-scan-step.frag',
-        fragment: segmentedScanStep,
-        defines: { RADIX: SEGMENTED_RADIX, FLOAT_VALUES: stream.type === 'float32', LAST: last, LENGTH_FROM_TEXTURE: last && lengthFromTexture },
-      });
-      gpu.pass(program, sums.output, { u_input: input, u_heads: headTexture, u_offset: SEGMENTED_RADIX ** step, u_widthLog2: widthLog2, ...(last ? length : {}) });
-      input = sums.swap();
-    }
-    if (!exclusive) return scope.keep(sums.result);
-    const shifted = scope.target(width, height, stream.format);
-    gpu.pass(gpu.program({ name: 'segmented-exclusive.frag', fragment: segmentedExclusive, defines: { LENGTH_FROM_TEXTURE: lengthFromTexture } }), shifted, {
-      u_input: input,
-      u_heads: headTexture,
-      u_widthLog2: widthLog2,
-      ...length,
-    });
-    return scope.keep(shifted);
-  });
+/** A level of the scan: its entries' values and starts, as textures laid out by `layout`. */
+interface Level {
+  values: WebGLTexture;
+  flags: WebGLTexture;
+  /** segments' layout at the first level; the level's own above it. */
+  flagsWidthLog2: number;
+  /** The first level's flags are the user's segments, which may be float32. */
+  floatFlags: boolean;
+  layout: Layout;
+  count: number;
 }
 
-/** Passes of a scan with segments over `capacity` texels. */
-export function segmentedScanPasses(capacity: number, exclusive: boolean): number {
-  return 2 * Math.max(1, Math.ceil(Math.log2(capacity) / Math.log2(SEGMENTED_RADIX))) + 1 + (exclusive ? 1 : 0);
+export function segmentedScan(gpu: Gpu, stream: StreamView, segments: StreamView, exclusive: boolean): RenderTarget {
+  const { groupLog2 } = SEGMENTED_SCAN;
+  const common = { GROUP_LOG2: groupLog2 };
+  return gpu.scope((scope) => {
+    const first: Level = {
+      values: stream.target.texture,
+      flags: segments.target.texture,
+      flagsWidthLog2: segments.layout.widthLog2,
+      floatFlags: segments.type === 'float32',
+      layout: stream.layout,
+      count: stream.layout.capacity,
+    };
+    // Up: a level per 2^groupLog2-fold reduction, until one group holds them all.
+    const levels = [first];
+    for (let level = first; level.count > 2 ** groupLog2; ) {
+      const layout = groupsLayout(level.count, level.layout.widthLog2, groupLog2);
+      const values = scope.target(layout.width, layout.height, stream.format);
+      const flags = scope.target(layout.width, layout.height, COUNT_FORMAT);
+      const inputs = { u_flags: level.flags, u_flagsWidthLog2: level.flagsWidthLog2, u_count: level.count, u_widthLog2: layout.widthLog2 };
+      const floatDefines = { ...common, FLOAT_SEGMENTS: level.floatFlags };
+      // The starts first: the sums read them only in groups that hold one.
+      gpu.pass(gpu.program({ name: 'segment-flags-up.frag', fragment: segmentFlagsUp, defines: floatDefines }), flags, inputs);
+      gpu.pass(gpu.program({ name: 'segmented-scan-up.frag', fragment: segmentedScanUp, defines: { ...floatDefines, FLOAT_VALUES: stream.type === 'float32' } }), values, {
+        ...inputs,
+        u_values: level.values,
+        u_valuesWidthLog2: level.layout.widthLog2,
+        u_groupFlags: flags.texture,
+      });
+      level = { values: values.texture, flags: flags.texture, flagsWidthLog2: layout.widthLog2, floatFlags: false, layout, count: layout.length };
+      levels.push(level);
+    }
+    // Down: each level's running sums, from the top (no carry) to the first (the result).
+    let carry: { texture: WebGLTexture; widthLog2: number } | undefined;
+    let result: RenderTarget | undefined;
+    for (let depth = levels.length - 1; depth >= 0; depth--) {
+      const level = levels[depth]!;
+      const isResult = depth === 0;
+      const target = scope.target(level.layout.width, level.layout.height, stream.format);
+      const program = gpu.program({
+        name: 'segmented-scan-down.frag',
+        fragment: segmentedScanDown,
+        defines: {
+          ...common,
+          FLOAT_VALUES: stream.type === 'float32',
+          FLOAT_SEGMENTS: level.floatFlags,
+          CARRY: carry !== undefined,
+          RESULT: isResult,
+          EXCLUSIVE: isResult && exclusive,
+          LENGTH_FROM_TEXTURE: isResult && stream.length === undefined,
+        },
+      });
+      gpu.pass(program, target, {
+        u_values: level.values,
+        u_valuesWidthLog2: level.layout.widthLog2,
+        u_flags: level.flags,
+        u_flagsWidthLog2: level.flagsWidthLog2,
+        u_widthLog2: level.layout.widthLog2,
+        ...(carry ? { u_carry: carry.texture, u_groupFlags: levels[depth + 1]!.flags, u_carryWidthLog2: carry.widthLog2 } : {}),
+        ...(isResult ? lengthUniforms(stream) : {}),
+      });
+      carry = { texture: target.texture, widthLog2: level.layout.widthLog2 };
+      result = target;
+    }
+    return scope.keep(result!);
+  });
 }
