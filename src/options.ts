@@ -91,7 +91,7 @@ export interface ScanOptions {
    * `segments[i]` is not zero (as a value for a float32 stream, so -0.0 is zero; as bits otherwise),
    * at any positions; element 0 always starts one. A stream of the same engine and length (elements
    * past a GPU-resident segments length start no segment). Its own passes (a reduce-then-scan over
-   * groups of 8 that carries segment starts, about 3·⌈log8 n⌉ draws): `algorithm`, `blockSize` and
+   * groups of 8 that carries segment starts, 3·⌈log8 n⌉ − 2 draws): `algorithm`, `blockSize` and
    * `radix` do not apply.
    */
   segments?: Stream | undefined;

@@ -263,6 +263,28 @@ describe('engine.scan(stream, { segments })', () => {
     for (const s of [compacted, segments, source]) s.dispose();
   });
 
+  it('long segments over a multi-row stream: carries through every level, up to the top', async () => {
+    // 2^17 + 5 elements: six levels up. With no start but element 0 the scan equals the whole-stream
+    // scan (every group takes its carry, at every level); with one start mid-stream, the groups after
+    // it take carries from entries that hold it.
+    const engine = await testEngine();
+    const n = 2 ** 17 + 5;
+    const values = Uint32Array.from({ length: n }, (_, i) => Math.imul(i + 7, 2654435761) >>> 8);
+    const stream = engine.stream(values);
+    for (const start of [undefined, 77_777]) {
+      const flags = new Uint32Array(n);
+      if (start !== undefined) flags[start] = 1;
+      const segments = engine.stream(flags);
+      for (const exclusive of [false, true]) {
+        const scanned = engine.scan(stream, { segments, exclusive });
+        expectSameBits(await scanned.read(), segmentedReference(values, 1, (i) => flags[i] !== 0, exclusive), `start ${start ?? 'none'} ${exclusive ? 'exclusive' : 'inclusive'}`);
+        scanned.dispose();
+      }
+      segments.dispose();
+    }
+    stream.dispose();
+  });
+
   it('a property: any uint32 values and segment starts', async () => {
     const engine = await testEngine();
     await fc.assert(

@@ -9,9 +9,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 xz -dc "$here/node.xz" > "$here/node" && chmod +x "$here/node"
 release=$here/node_modules/gl/build/Release
 # prepare.sh packs ANGLE's largest library and the bundles xz-compressed (what travels to the GPU
-# machine is limited to 64 MiB, the tracked tree included): unpack them.
+# machine is limited to 64 MiB, the tracked tree included): unpack them, unless a newer plain copy is
+# there (a bundle rebuilt and copied in by hand).
 for packed in "$release/libGLESv2.so.xz" "$here"/*.mjs.xz; do
-  if [ -e "$packed" ]; then xz -dc "$packed" > "${packed%.xz}"; fi
+  plain=${packed%.xz}
+  if [ -e "$packed" ] && { [ ! -e "$plain" ] || [ "$packed" -nt "$plain" ]; }; then
+    xz -dc "$packed" > "$plain" || { echo "device.sh: cannot unpack $packed" >&2; exit 1; }
+  fi
 done
 driver=/usr/local/nvidia
 icd=$(ls $driver/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json 2>/dev/null | head -1)

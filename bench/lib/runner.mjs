@@ -36,7 +36,7 @@ export class BenchContext {
     // Before each timed sample of a GPU point, its operation runs untimed for this long (0: not at
     // all). A GPU left idle while the host baselines ran (the family sweep's host sorts take up to 3 s
     // at 2^24) drops its clocks, and the next sample pays for it: H200 egl, 2026-11-28, a 2^20 sort of
-    // uint32 keys + values read 21-28 ms in the family sweep against 4.7 ms after 1.5 s of calls.
+    // uint32 keys + values read 20.8-28.7 ms in the family sweep against 4.7 ms after 1.5 s of calls.
     this.gpuWarmMs = gpuWarmMs;
     this.gl = gl; // the context, for counting GL calls (state-contract sweep)
     this.repeats = repeats;

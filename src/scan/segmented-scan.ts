@@ -1,12 +1,14 @@
 // engine.scan(stream, { segments }): a scan that restarts wherever segments[i] is not zero, at any
-// positions (not only at fixed blocks). A reduce-then-scan over groups of 2^SEGMENTED_GROUP_LOG2
-// entries, each level carrying what a segmented sum needs: the way up writes, per group, the sum
-// after its last segment start (glsl/segmented-scan-up.frag) and whether one starts in it
-// (glsl/segment-flags-up.frag); the way down gives each entry its group's entries back to its
+// positions (not only at fixed blocks). A reduce-then-scan over groups of 2^SEGMENTED_SCAN.groupLog2
+// entries, each level carrying what a segmented sum needs: the way up writes, per group, whether a
+// segment starts in it (glsl/segment-flags-up.frag) and the sum after its last start
+// (glsl/segmented-scan-up.frag); the way down gives each entry its group's entries back to its
 // segment's start, plus the group's carry from the level above where no start intervenes
-// (glsl/segmented-scan-down.frag). Both ways read an entry's start only in groups that hold one. Every element is read about 1 + G times in all, where recursive
-// doubling (this file until 2026-11-28) read each about 4 times per pass over 2·⌈log4 n⌉ passes:
-// docs/performance.md "A work-efficient scan with segments".
+// (glsl/segmented-scan-down.frag). The sums, up and down, read an entry's start only in groups that
+// hold one (the flags pass reads them all). Every value is read about 1 + (G + 1) / 2 times in all
+// (5.5 with G = 8), where recursive doubling (this file until 2026-11-28) read each about 4 times per
+// pass over 2·⌈log4 n⌉ passes: docs/performance.md "The family on the H200, the sort's targets again,
+// and a work-efficient scan with segments".
 import segmentFlagsUp from '../../glsl/segment-flags-up.frag';
 import segmentedScanDown from '../../glsl/segmented-scan-down.frag';
 import segmentedScanUp from '../../glsl/segmented-scan-up.frag';
