@@ -60,9 +60,10 @@ layout(location = 0) out uvec4 outPositions[ATTACHMENTS];
 // 2^20 4.89 -> 4.64-4.67, 16-bit keys 34.3-34.4 -> 33.7-34.0 (the compiler's code for the pass, not
 // the fallback's own work: a fallback fetching the quads' totals in turn made it 3.5 ms slower).
 // p's entry is main()'s (a fragment's RANKS outputs lie within one entry's 2^DIRECTORY_SHIFT: src/sort.ts
-// checks the shift), so its fetch hits what main() fetched; passing main()'s entry in is not timed.
-// Timed on random keys only, where the fallback almost never runs; with few distinct keys it runs
-// often, and the gallop can cost up to twice the search over all groups (not timed).
+// checks the shift), so its fetch hits what main() fetched. Passing main()'s entry in instead was
+// slower (H200 egl, A B B A: 2^24 60.52 / 60.49 against 60.07 / 60.04 ms). With few distinct keys the
+// fallback runs often; there the gallop costs no more than the search over all groups did (16
+// distinct keys: 2^24 45.41 against 45.34 ms, 2^20 3.54 against 3.80; docs/performance.md).
 uint elementMovingTo(uint p) {
 #ifdef DIRECTORY
   uint entry = directoryEntry(p);

@@ -15,14 +15,13 @@ precision highp usampler2D;
 #include "stream-length.glsl"
 #endif
 
-uniform usampler2D u_values;
-uniform int u_valuesWidthLog2;
+uniform usampler2D u_values;  // this level's entries, in this target's layout
 #ifdef CARRY
 uniform usampler2D u_carry;       // the level above's running sums
 uniform usampler2D u_groupFlags;  // the level above's starts (same layout)
 uniform int u_carryWidthLog2;
 #endif
-uniform int u_widthLog2;      // this level's target (the values' layout)
+uniform int u_widthLog2;      // this level's (the values' and this target's)
 out uvec4 outValue;
 
 void main() {
@@ -53,7 +52,7 @@ void main() {
   for (int k = 0; k < (1 << GROUP_LOG2); ++k) {
     if (k >= entries) break;
     uint index = last - uint(k);
-    sum = addValues(sum, texelFetch(u_values, texelOf(index, uint(u_valuesWidthLog2)), 0));
+    sum = addValues(sum, texelFetch(u_values, texelOf(index, uint(u_widthLog2)), 0));
     if (groupHasStart && startsSegment(index)) { started = true; break; }
   }
 #ifdef CARRY

@@ -68,9 +68,9 @@ export function segmentedScan(gpu: Gpu, stream: StreamView, segments: StreamView
       level = { values: values.texture, flags: flags.texture, flagsWidthLog2: layout.widthLog2, floatFlags: false, layout, count: layout.length };
       levels.push(level);
     }
-    // Down: each level's running sums, from the top (no carry) to the first (the result).
-    let carry: { texture: WebGLTexture; widthLog2: number } | undefined;
-    let result: RenderTarget | undefined;
+    // Down: each level's running sums, from the top (no carry) to the first (the result), each level
+    // taking its groups' carries from the level above's sums.
+    let above: RenderTarget | undefined;
     for (let depth = levels.length - 1; depth >= 0; depth--) {
       const level = levels[depth]!;
       const isResult = depth === 0;
@@ -82,24 +82,23 @@ export function segmentedScan(gpu: Gpu, stream: StreamView, segments: StreamView
           ...common,
           FLOAT_VALUES: stream.type === 'float32',
           FLOAT_SEGMENTS: level.floatFlags,
-          CARRY: carry !== undefined,
+          CARRY: above !== undefined,
           RESULT: isResult,
           EXCLUSIVE: isResult && exclusive,
           LENGTH_FROM_TEXTURE: isResult && stream.length === undefined,
         },
       });
+      const levelAbove = levels[depth + 1];
       gpu.pass(program, target, {
         u_values: level.values,
-        u_valuesWidthLog2: level.layout.widthLog2,
         u_flags: level.flags,
         u_flagsWidthLog2: level.flagsWidthLog2,
         u_widthLog2: level.layout.widthLog2,
-        ...(carry ? { u_carry: carry.texture, u_groupFlags: levels[depth + 1]!.flags, u_carryWidthLog2: carry.widthLog2 } : {}),
+        ...(above && levelAbove ? { u_carry: above.texture, u_groupFlags: levelAbove.flags, u_carryWidthLog2: levelAbove.layout.widthLog2 } : {}),
         ...(isResult ? lengthUniforms(stream) : {}),
       });
-      carry = { texture: target.texture, widthLog2: level.layout.widthLog2 };
-      result = target;
+      above = target;
     }
-    return scope.keep(result!);
+    return scope.keep(above!);
   });
 }
