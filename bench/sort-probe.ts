@@ -5,7 +5,7 @@
 // pass's time at the largest size (each draw fenced by gl.finish()).
 // Usage: node bench/build-probe.mjs sort-probe && bash scripts/with-display.sh node bench/tmp/sort-probe.mjs
 //          [--sizes 16,20,22] [--digit-bits 2,4] [--shifts 3,4,5] [--select pairs,positions,off] [--queues 3,7] [--count-groups 0,2,3] [--select-directory 0,6,8]
-//          [--planes on,off] [--carry on,off] [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--warmup-ms 0] [--profile]
+//          [--planes on,layer,off] [--carry on,off] [--tree-shapes 8/64/256,64/64/1024] [--lanes-above 524288,4096] [--draw-buffers 4] [--repeats 5] [--batch 3] [--warmup-ms 0] [--profile]
 //          [--profile-size 20] [--distinct 16] [--no-check] [--out DIR]
 import { parseArgs } from 'node:util';
 import { gpuOf } from '../src/internal.js';
@@ -36,7 +36,9 @@ const { values: options } = parseArgs({
     // minimum gives on the same GPU.
     'draw-buffers': { type: 'string' },
     // Where passes write 8 attachments, the pairs-placing select writing the next digit's planes
-    // beside the pairs (SORT_SELECT.planes): on, off or both.
+    // beside the pairs (SORT_SELECT.planes): on (on an R32UI texture of their own,
+    // SORT_SELECT.planesTexture), layer (on a fifth layer of the pairs, as until 2026-11-28) or off;
+    // one or several.
     planes: { type: 'string', default: SORT_SELECT.planes ? 'on' : 'off' },
     // Where the select places the pairs, integer keys' pairs carrying the values and the last select
     // placing them too, so no gathers (SORT_SELECT.carry): on, off or both.
@@ -79,7 +81,7 @@ const selectDefaults = { ...SORT_SELECT };
 const countGroups = integers('count-groups', options['count-groups'], (v) => v >= 0 && v <= 4);
 const digitWidths = integers('digit-bits', options['digit-bits'], (v) => v === 2 || v === 4);
 const planesList = options.planes.split(',');
-for (const v of planesList) if (v !== 'on' && v !== 'off') refuse(`--planes: on, off or both; got ${options.planes}`);
+for (const v of planesList) if (v !== 'on' && v !== 'layer' && v !== 'off') refuse(`--planes: on, layer or off, one or several; got ${options.planes}`);
 const carryList = options.carry.split(',');
 for (const v of carryList) if (v !== 'on' && v !== 'off') refuse(`--carry: on, off or both; got ${options.carry}`);
 const distinct = Number(options.distinct);
@@ -99,11 +101,11 @@ const defaultShape = { ...TREE_SHAPE };
 const lanesAbove: number[] = options['lanes-above'] === undefined ? [LANES_SHAPE.aboveTexels] : options['lanes-above'].split(',').map(Number);
 for (const t of lanesAbove) if (!Number.isInteger(t) || t < 0) refuse(`--lanes-above: texel counts, comma-separated; got ${options['lanes-above']}`);
 // Every combination asked for; the directory's spacing matters only without the select pass.
-const variants: Array<{ digitBits: number; shift: number; select: string; shape: TreeShape | undefined; queue: number; above: number; groupLog2: number; selectDirectory: number | undefined; planes: boolean; carry: boolean }> = [];
+const variants: Array<{ digitBits: number; shift: number; select: string; shape: TreeShape | undefined; queue: number; above: number; groupLog2: number; selectDirectory: number | undefined; planes: boolean; planesTexture: boolean; carry: boolean }> = [];
 for (const digitBits of digitWidths) {
   for (const select of selects) {
     for (const shift of select === 'off' ? shifts : [shifts[0]!]) {
-      for (const shape of treeShapes) for (const queue of queues) for (const above of lanesAbove) for (const groupLog2 of countGroups) for (const selectDirectory of select === 'off' ? [undefined] : selectDirectories) for (const planes of select === 'pairs' ? planesList : ['off']) for (const carry of select === 'pairs' ? carryList : ['off']) variants.push({ digitBits, shift, select, shape, queue, above, groupLog2, selectDirectory, planes: planes === 'on', carry: carry === 'on' });
+      for (const shape of treeShapes) for (const queue of queues) for (const above of lanesAbove) for (const groupLog2 of countGroups) for (const selectDirectory of select === 'off' ? [undefined] : selectDirectories) for (const planes of select === 'pairs' ? planesList : ['off']) for (const carry of select === 'pairs' ? carryList : ['off']) variants.push({ digitBits, shift, select, shape, queue, above, groupLog2, selectDirectory, planes: planes !== 'off', planesTexture: planes !== 'layer', carry: carry === 'on' });
     }
   }
 }
@@ -121,7 +123,7 @@ console.log(`renderer: ${renderer}; ${gpuOf(engine).drawBuffers} attachments per
 
 const perCall = (run: () => void) => timePerCall(engine, run, { repeats, batch, warmupMs });
 
-const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; planes?: boolean; carry?: boolean; queue?: number; groupLog2?: number; selectDirectory?: number; treeShape?: TreeShape; ms: number; issueMs?: number }> = [];
+const rows: Array<{ what: string; log2n: number; shift: number; digitBits?: number; select?: string; planes?: boolean; planesTexture?: boolean; carry?: boolean; queue?: number; groupLog2?: number; selectDirectory?: number; treeShape?: TreeShape; ms: number; issueMs?: number }> = [];
 const profile: Record<string, number> = {};
 for (const log2n of sizes) {
   const n = 2 ** log2n;
@@ -147,8 +149,9 @@ for (const log2n of sizes) {
     console.log(`2^${log2n} Uint32Array.prototype.sort of the ${bits}-bit keys (host): ${hostMs.toFixed(2).padStart(8)} ms`);
     const keyStream = engine.stream(keys);
     const valueStream = engine.stream(indices);
-    for (const { digitBits, shift, select, shape, queue, above, groupLog2, selectDirectory, planes, carry } of variants) {
+    for (const { digitBits, shift, select, shape, queue, above, groupLog2, selectDirectory, planes, planesTexture, carry } of variants) {
       SORT_SELECT.planes = planes;
+      SORT_SELECT.planesTexture = planesTexture;
       SORT_SELECT.carry = carry;
       Object.assign(SORT_SELECT, selectDirectory === undefined ? { directoryShift: selectDefaults.directoryShift, directoryFrom: selectDefaults.directoryFrom } : { directoryShift: selectDirectory, directoryFrom: 0 });
       LANES_SHAPE.aboveTexels = above;
@@ -159,7 +162,7 @@ for (const log2n of sizes) {
       SORT_DIRECTORY.shift = shift;
       SORT_SELECT.enabled = select !== 'off';
       if (select !== 'off') SORT_SELECT.writes = select as typeof SORT_SELECT.writes;
-      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (planesList.length > 1 && select === 'pairs' ? (planes ? ' planes' : ' no planes') : '') + (carryList.length > 1 && select === 'pairs' ? (carry ? ' carry' : ' no carry') : '') + (queues.length > 1 ? ` queue ${queue}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '') + (countGroups.length > 1 ? ` groups of 2^${groupLog2}` : '') + (selectDirectory !== undefined && select !== 'off' ? (selectDirectory > 0 ? ` directory every 2^${selectDirectory}` : ' no directory') : '');
+      const variant = (select !== 'off' && gpuOf(engine).drawBuffers >= 4 ? `select pass (${select})` : `directory every 2^${shift}`) + (shape ? ` tree ${shape.bottomFanIn}/${shape.fanIn}/${shape.topEntries}` : '') + (planesList.length > 1 && select === 'pairs' ? (planes ? (planesTexture ? ' planes' : ' planes on a layer') : ' no planes') : '') + (carryList.length > 1 && select === 'pairs' ? (carry ? ' carry' : ' no carry') : '') + (queues.length > 1 ? ` queue ${queue}` : '') + (lanesAbove.length > 1 ? ` lanes above ${above}` : '') + (countGroups.length > 1 ? ` groups of 2^${groupLog2}` : '') + (selectDirectory !== undefined && select !== 'off' ? (selectDirectory > 0 ? ` directory every 2^${selectDirectory}` : ' no directory') : '');
       const sortOptions = { values: valueStream, ...(bits === 16 ? { bits: 16 } : {}) };
       const once = engine.sort(keyStream, sortOptions);
       const gotValues = await once.values!.read();
@@ -183,7 +186,7 @@ for (const log2n of sizes) {
         await engine.finish();
       }
       const issueMs = issued.sort((a, b) => a - b)[Math.floor(repeats / 2)]!;
-      rows.push({ what, log2n, shift, digitBits, select, planes, carry, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms, issueMs });
+      rows.push({ what, log2n, shift, digitBits, select, planes, planesTexture, carry, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms, issueMs });
       console.log(`2^${log2n} ${what.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${ms.toFixed(2).padStart(8)} ms (calls return after ${issueMs.toFixed(2)} ms)`);
       // The order alone (engine.argsort: no values to move, no keys gathered), checked as the sort's values were.
       const argsortOptions = bits === 16 ? { bits: 16 } : {};
@@ -194,7 +197,7 @@ for (const log2n of sizes) {
       if (orderWrong >= 0 && options.check) throw new Error(`argsort 2^${log2n} ${bits}-bit keys, ${variant}: position ${orderWrong} holds ${gotOrder[orderWrong]}, the CPU says ${order[orderWrong]}`);
       const argsortWhat = `argsort ${bits}-bit keys${keysNote}`;
       const argsortMs = await perCall(() => engine.argsort(keyStream, argsortOptions).dispose());
-      rows.push({ what: argsortWhat, log2n, shift, digitBits, select, planes, carry, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms: argsortMs });
+      rows.push({ what: argsortWhat, log2n, shift, digitBits, select, planes, planesTexture, carry, queue, groupLog2, selectDirectory, ...(shape ? { treeShape: shape } : {}), ms: argsortMs });
       console.log(`2^${log2n} ${argsortWhat.padEnd(34)} ${digitBits}-bit digits, ${variant}: ${argsortMs.toFixed(2).padStart(8)} ms`);
       if (options.profile && log2n === profileSize) {
         const totals = new Map<string, number>();

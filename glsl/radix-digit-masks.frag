@@ -6,7 +6,8 @@
 // and 4-bit digits all 16 digits' masks in one fragment (radix-masks.glsl has the layout).
 // PLANES_FROM_SELECT (a layer): after the first digit, the planes come from the previous digit's
 // select (radix-select.frag NEXT_PLANES), 8 elements to a texel in that layer, byte j of .x plane j,
-// instead of a digits pass.
+// instead of a digits pass; with PLANES_TEXTURE, in an R32UI texture of their own instead of a layer
+// (src/sort.ts SORT_SELECT.planesTexture).
 precision highp float;
 precision highp int;
 precision highp usampler2D;
@@ -15,7 +16,7 @@ precision highp usampler2D;
 #include "stream-length.glsl"
 #include "radix-digit-fields.glsl"
 
-#ifdef PLANES_FROM_SELECT
+#if defined(PLANES_FROM_SELECT) && !defined(PLANES_TEXTURE)
 precision highp usampler2DArray;
 uniform usampler2DArray u_digits;   // the select's layers
 #else
@@ -60,7 +61,11 @@ void main() {
     // 8 texels per block: byte j of texel i's .x is plane j of the block's elements 8·i .. 8·i + 7.
     for (int j = 0; j < DIGIT_BITS; ++j) planes[j] = uvec2(0u);
     for (int i = 0; i < 8; ++i) {
+#ifdef PLANES_TEXTURE
+      uint x = texelFetch(u_digits, texelOf(block * 8u + uint(i), uint(u_digitsWidthLog2)), 0).x;
+#else
       uint x = texelFetch(u_digits, ivec3(texelOf(block * 8u + uint(i), uint(u_digitsWidthLog2)), PLANES_FROM_SELECT), 0).x;
+#endif
       for (int j = 0; j < DIGIT_BITS; ++j) {
         uint bits = ((x >> uint(8 * j)) & 0xffu) << uint(8 * (i & 3));
         if (i < 4) planes[j].x |= bits; else planes[j].y |= bits;

@@ -6,7 +6,8 @@
 //   the first digit, sort key and value bits: radix-element.glsl), two per RGBA32UI
 //   texel (RANKS = 2 · ATTACHMENTS: 16 with 8), which the next digit reads as they lie
 //   (radix-element.glsl, ELEMENT_LAYERS): no move pass; with NEXT_PLANES (4 attachments of pairs,
-//   8 outputs), one more layer holds the next digit's bit planes of the 8 outputs, byte j of .x
+//   8 outputs), a fifth attachment (an R32UI texture, or a fifth layer: src/sort.ts
+//   SORT_SELECT.planesTexture) holds the next digit's bit planes of the 8 outputs, byte j of .x
 //   plane j, which the next digit's masks pass reads (radix-digit-masks.frag PLANES_FROM_SELECT):
 //   no digits pass after the first digit; the last digit's, where the pairs carry the values, are
 //   the sorted keys and values, which radix-unpair.frag copies out;

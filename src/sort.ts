@@ -90,6 +90,11 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * same call, three runs: 2^20 5.52-5.58 -> 5.28-5.40 ms, 2^22 18.9-19.0 -> 18.0, 2^24 70.0-70.3 ->
  * 67.9-68.0 (16-bit keys 42.0-42.1 -> 40.2-40.4); the select's 8 outputs per fragment cost what 16
  * did.
+ * `planesTexture`: those planes (one word per 8 outputs) go to an R32UI texture of their own, the
+ * fifth attachment of the same draw (gpu.ts passInto), instead of a fifth RGBA32UI layer of the pairs,
+ * which wrote 24 MiB of zeros per digit at 2^24. H200 egl, uint32 keys + values, A B B A: 2^24
+ * 60.33-60.34 -> 60.11-60.12 ms, 2^20 unchanged (4.61-4.66); off only to compare (bench/sort-probe.ts
+ * --planes layer).
  * `carry`: where the select places the pairs and the keys are integers (their sort keys turn back
  * into them; a float NaN's does not) and the values have one component or none, the pairs carry the
  * values' bits instead of the input positions and the last digit's select places them too, so a
@@ -103,10 +108,11 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * `enabled` off, 'positions', `planes` off, `carry` off, queues 2, 3 and 7 only to compare (bench/sort-probe.ts --select,
  * --planes, --carry, --queues, --select-directory).
  */
-export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; carry: boolean; queue: 1 | 2 | 3 | 7; directoryShift: number; directoryFrom: number } = {
+export const SORT_SELECT: { enabled: boolean; writes: 'pairs' | 'positions'; planes: boolean; planesTexture: boolean; carry: boolean; queue: 1 | 2 | 3 | 7; directoryShift: number; directoryFrom: number } = {
   enabled: true,
   writes: 'pairs',
   planes: true,
+  planesTexture: true,
   carry: true,
   queue: 1,
   directoryShift: 6,
@@ -243,14 +249,16 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
   const writes = select ? SORT_SELECT.writes : undefined;
   const attachments = gpu.drawBuffers;
   // Where the select places the pairs with the next digit's planes beside them: the pairs on 4
-  // layers and the planes on the fifth (so from 5 attachments: 8 in the browsers).
+  // layers and the planes on a fifth attachment (so from 5 attachments: 8 in the browsers).
   const planesLayer = writes === 'pairs' && SORT_SELECT.planes && attachments >= 5 ? 4 : undefined;
   const pairLayers = planesLayer ?? attachments;
   // The select pass's texels: 4 × attachments positions each (per texel of each layer), or
   // 2 × pairLayers pairs where it moves the pairs itself.
   const positions = select ? groupsLayout(capacity, widthLog2, log2Exact(4 * attachments)) : undefined;
   const selected = writes === 'pairs' ? groupsLayout(capacity, widthLog2, log2Exact(2 * pairLayers)) : undefined;
-  const planesMasksProgram = planesLayer === undefined ? undefined : gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: { ...common, PLANES_FROM_SELECT: planesLayer } });
+  // The planes on a texture of their own (SORT_SELECT.planesTexture) or on the pairs' fifth layer.
+  const planesTexture = planesLayer !== undefined && SORT_SELECT.planesTexture;
+  const planesMasksProgram = planesLayer === undefined ? undefined : gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: { ...common, PLANES_FROM_SELECT: planesLayer, PLANES_TEXTURE: planesTexture } });
   // A directory (glsl/radix-directory.frag) for whichever pass searches per digit: the select's
   // (SORT_SELECT.directoryShift, from SORT_SELECT.directoryFrom texels) or the move's
   // (SORT_DIRECTORY.shift, from SORT_DIRECTORY.fromElements). Undefined: each search spans all groups.
@@ -266,6 +274,8 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
   // next digit has placed them; a failure frees whatever is held.
   let current: RenderTarget | undefined;
+  // The next digit's planes, where the select wrote them to a texture of their own (planesTexture).
+  let currentPlanes: RenderTarget | undefined;
   // Set by the last digit where its select wrote the input positions (after selects that placed the pairs).
   let lastLanes: IndexLanes | undefined;
   // Set by the last digit where its select placed the carried pairs.
@@ -283,7 +293,7 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
         const masksTarget = { u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount, ...length };
         if (fromSelected && planesMasksProgram) {
           // The previous digit's select wrote this digit's planes beside the pairs.
-          gpu.pass(planesMasksProgram, digitMasks, { u_digits: current!.texture, u_digitsWidthLog2: selected.widthLog2, ...masksTarget });
+          gpu.pass(planesMasksProgram, digitMasks, { u_digits: (currentPlanes ?? current!).texture, u_digitsWidthLog2: selected.widthLog2, ...masksTarget });
         } else {
           const digitsProgram = gpu.program({ name: 'radix-digits.frag', fragment: radixDigits, defines: stage });
           const packedDigits = scope.target(packed.width, packed.height, texelFormats.rgba32ui);
@@ -308,11 +318,21 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
           // 65.4-65.5 -> 66.4-66.5 ms, 16-bit keys 37.9-38.0 -> 38.7-38.8). The first digit's carry the values.
           const nextPlanes = planesLayer !== undefined && !last;
           const carried = carry?.values !== undefined && digit === 0;
-          const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, pairLayers + (nextPlanes ? 1 : 0));
+          const ownPlanes = nextPlanes && planesTexture;
+          const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, pairLayers + (nextPlanes && !ownPlanes ? 1 : 0));
           const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: pairLayers, WRITE_PAIRS: true, NEXT_PLANES: nextPlanes, CARRY_VALUES: carried, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
-          gpu.pass(selectProgram, pairs, { ...elements, ...(carried ? { u_values: carry.values!.target.texture } : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 });
+          const selectUniforms = { ...elements, ...(carried ? { u_values: carry.values!.target.texture } : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 };
           if (last) lastPairs = { texture: pairs.texture, widthLog2: selected.widthLog2, layers: pairLayers };
-          return scope.keep(pairs);
+          if (!ownPlanes) {
+            gpu.pass(selectProgram, pairs, selectUniforms);
+            return { target: scope.keep(pairs), planes: undefined };
+          }
+          // The pairs' layers, then the planes' texture (one word per texel: radix-select.frag's
+          // outPositions[4].x).
+          const planes = scope.target(selected.width, selected.height, COUNT_FORMAT);
+          const layers = Array.from({ length: pairLayers }, (_, layer) => ({ target: pairs, layer }));
+          gpu.passInto(selectProgram, [...layers, planes], selectUniforms);
+          return { target: scope.keep(pairs), planes: scope.keep(planes) };
         }
         let findUniforms: Record<string, unknown> = find.uniforms;
         let moveDefines: Defines = { ...stage, ...find.defines };
@@ -328,7 +348,7 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
             // The gathers read the input positions where the select wrote them (gather.ts
             // IndexLanes): no move pass copies them into the keys' layout first.
             lastLanes = { texture: positionsTarget.texture, widthLog2: positions.widthLog2, lanes: 4 * attachments };
-            return scope.keep(positionsTarget);
+            return { target: scope.keep(positionsTarget), planes: undefined };
           }
           findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
           moveDefines = { ...stage, POSITIONS: true, ATTACHMENTS: attachments };
@@ -337,10 +357,12 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
         const moved = scope.target(width, height, last ? COUNT_FORMAT : PAIR_FORMAT);
         // With the select's positions the move reads only those and the elements.
         gpu.pass(moveProgram, moved, { ...elements, ...(positions ? {} : { ...masksUniforms, ...rankUniforms }), ...findUniforms });
-        return scope.keep(moved);
+        return { target: scope.keep(moved), planes: undefined };
       });
       current?.free();
-      current = next;
+      currentPlanes?.free();
+      current = next.target;
+      currentPlanes = next.planes;
     }
     const target = current!;
     return finish({
@@ -354,6 +376,7 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
     });
   } finally {
     current?.free();
+    currentPlanes?.free();
   }
 }
 

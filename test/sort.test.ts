@@ -263,28 +263,28 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // time. The other rows are knobs for bench/sort-probe.ts; node, firefox and webkit run them all.
 const defaultsOnly = envFlag('GLCOMPACT_SORT_KNOBS_DEFAULTS');
 /**
- * digitBits, writes, queue, groupLog2, directoryShift (0: none), planes, carry; the first is the shipped
+ * digitBits, writes, queue, groupLog2, directoryShift (0: none), planes, carry, planesTexture; the first is the shipped
  * default below SORT_SELECT.directoryFrom (no select directory), the sixth the shipped default above it.
  */
 const SELECT_ROWS = [
-  [4, 'pairs', 1, 2, 0, true, true],
-  [4, 'positions', 7, 0, 0, true, true],
-  [2, 'pairs', 3, 3, 0, true, true],
-  [4, 'pairs', 7, 3, 0, true, false],
-  [2, 'positions', 2, 2, 0, true, false],
-  [4, 'pairs', 1, 2, 6, true, true],
-  [2, 'positions', 1, 2, 0, true, false],
-  [4, 'pairs', 2, 2, 6, true, true],
-  [4, 'pairs', 2, 2, 0, true, true],
-  [2, 'positions', 7, 2, 5, true, true],
-  [4, 'pairs', 3, 2, 0, false, false],
-  [2, 'pairs', 7, 2, 6, false, true],
+  [4, 'pairs', 1, 2, 0, true, true, true],
+  [4, 'positions', 7, 0, 0, true, true, true],
+  [2, 'pairs', 3, 3, 0, true, true, false],
+  [4, 'pairs', 7, 3, 0, true, false, true],
+  [2, 'positions', 2, 2, 0, true, false, true],
+  [4, 'pairs', 1, 2, 6, true, true, true],
+  [2, 'positions', 1, 2, 0, true, false, true],
+  [4, 'pairs', 2, 2, 6, true, true, false],
+  [4, 'pairs', 2, 2, 0, true, true, true],
+  [2, 'positions', 7, 2, 5, true, true, true],
+  [4, 'pairs', 3, 2, 0, false, false, true],
+  [2, 'pairs', 7, 2, 6, false, true, true],
 ] as const;
 /** The knobs as shipped, read before any test changes them. */
-const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, planes: SORT_SELECT.planes, carry: SORT_SELECT.carry, queue: SORT_SELECT.queue, groupLog2: SORT_COUNTS.groupLog2, directoryShift: SORT_SELECT.directoryShift };
+const SHIPPED = { digitBits: SORT_RADIX.digitBits, writes: SORT_SELECT.writes, planes: SORT_SELECT.planes, planesTexture: SORT_SELECT.planesTexture, carry: SORT_SELECT.carry, queue: SORT_SELECT.queue, groupLog2: SORT_COUNTS.groupLog2, directoryShift: SORT_SELECT.directoryShift };
 /** A row of the shipped defaults: without the select directory (small streams) or with the shipped one. */
-const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry]: readonly [number, string, number, number, number, boolean, boolean]) =>
-  digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2 && planes === SHIPPED.planes && carry === SHIPPED.carry && (directoryShift === 0 || directoryShift === SHIPPED.directoryShift);
+const isShipped = ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry, planesTexture]: readonly [number, string, number, number, number, boolean, boolean, boolean]) =>
+  digitBits === SHIPPED.digitBits && writes === SHIPPED.writes && queue === SHIPPED.queue && groupLog2 === SHIPPED.groupLog2 && planes === SHIPPED.planes && planesTexture === SHIPPED.planesTexture && carry === SHIPPED.carry && (directoryShift === 0 || directoryShift === SHIPPED.directoryShift);
 it('the select rows hold the shipped defaults without and with a directory (what GLCOMPACT_SORT_KNOBS_DEFAULTS=1 keeps)', () => {
   expect(SELECT_ROWS.filter(isShipped).map((row) => row[4])).toEqual([0, SHIPPED.directoryShift]);
 });
@@ -372,9 +372,10 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
   });
 
   // The carried keys and values are copied out by one pass into two targets on the Gpu's own
-  // framebuffer (gpu.ts passInto): the textures are detached after it, so the framebuffer holds no
-  // pool texture between calls (the pool may delete them).
-  it('the copy out of the pairs writes keys and values at once and leaves its framebuffer without attachments', async (context) => {
+  // framebuffer (gpu.ts passInto), as the select writes the pairs' layers and the planes' texture
+  // (8 attachments): the textures are detached after each, so the framebuffer holds no pool texture
+  // between calls (the pool may delete them).
+  it('the copy out of the pairs writes keys and values at once and, as the select writing planes on their own texture, leaves its framebuffer without attachments', async (context) => {
     context.skip(drawBuffers < 4, `no select pass with ${drawBuffers} attachment per pass`);
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers)`);
@@ -390,24 +391,25 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       const framebuffer = (gpu as unknown as { joinedFramebuffer: WebGLFramebuffer }).joinedFramebuffer;
       const previous = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null;
       gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
-      const attached = [0, 1].map((i) => gl.getFramebufferAttachmentParameter(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) as number);
+      // Every attachment it may have held: the select's 4 layers and planes (8 attachments), the copy's 2.
+      const attached = Array.from({ length: drawBuffers }, (_, i) => gl.getFramebufferAttachmentParameter(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) as number);
       gl.bindFramebuffer(gl.FRAMEBUFFER, previous);
-      expect(attached, 'attachment types of the joined framebuffer after the sort').toEqual([gl.NONE, gl.NONE]);
+      expect(attached, 'attachment types of the joined framebuffer after the sort').toEqual(attached.map(() => gl.NONE));
       for (const r of [sorted, keys, ids]) r.dispose();
     } finally {
       restoreDrawBuffers(engine!);
     }
   });
 
-  it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none), the next digit\'s planes from the select (8 attachments): %s, the values carried in the pairs: %s; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry], context) => {
+  it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none), the next digit\'s planes from the select (8 attachments): %s, the values carried in the pairs: %s, the planes on a texture of their own: %s; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry, planesTexture], context) => {
     // Skipped before the engine's attachments are limited, so a skip leaves them as they were.
-    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes, carry]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
-    context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0 || !planes), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
+    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes, carry, planesTexture]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
+    context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0 || !planes || !planesTexture), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
     Object.assign(SORT_RADIX, { digitBits });
     // The select's directory forced at every size where asked for (by default from 2^20 texels), and none otherwise.
-    Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0, planes, carry });
+    Object.assign(SORT_SELECT, { writes, queue, directoryShift, directoryFrom: 0, planes, planesTexture, carry });
     Object.assign(SORT_COUNTS, { groupLog2 });
     try {
       for (const kind of ['uint32', 'int32', 'float32'] as Kind[]) {
