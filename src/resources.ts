@@ -58,9 +58,12 @@ export class ResourceTracker {
  * it the least recently used program is deleted, so a stream of distinct `{ glsl }` snippets cannot
  * grow GPU and driver memory without bound (llvmpipe: ~0.3 MiB of RSS per program). One compaction
  * fetches about 15 programs; every path once at one stream type (test/no-blocking-calls.test.ts)
- * 65, so 64 made an app that uses them all each frame relink every frame; sweeping every option
- * (test/property.test.ts) touches ~170, recompiled as needed. A
+ * 65, so 64 made an app that uses them all each frame relink every frame; the whole family each
+ * frame (test/program-working-set.test.ts: sorts of every key type both ways, argsort, unique,
+ * runLengthEncode, reduce, scans, compactions, at small and large-stream forms) 141 in Chromium, so
+ * 128 relinked 66 of them every frame (a compile, and a link status asked: a blocking call, in the
+ * app's frame); sweeping every option (test/property.test.ts) touches more, recompiled as needed. A
  * program is evicted only after PROGRAM_CACHE_SIZE - 1 others were fetched after it, and every pass
  * is drawn within two fetches of its program, so none is deleted between its fetch and its draw.
  */
-export const PROGRAM_CACHE_SIZE = 128;
+export const PROGRAM_CACHE_SIZE = 256;
