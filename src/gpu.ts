@@ -14,9 +14,6 @@ import { TexturePool } from './texture-pool.js';
 export type Uniforms = Record<string, unknown>;
 
 /** Where a draw renders: one of the engine's targets, or any framebuffer (the coverage tests). */
-/** An output of `passInto`: a single-layer target, or one layer of a layered target. */
-export type Attachment = RenderTarget | { target: RenderTarget; layer: number };
-
 export interface DrawTarget {
   framebuffer: WebGLFramebuffer;
   width: number;
@@ -127,10 +124,11 @@ export class Gpu {
 
   /**
    * A render target from the pool (contents undefined: the caller's pass writes every texel); with
-   * `layers` > 1 a layered one (render-target.ts), at most `drawBuffers` layers.
+   * `layers` > 1 a layered one (render-target.ts), at most `drawBuffers` layers; with `companion`,
+   * a 2D texture of that format attached after them (layers + 1 at most `drawBuffers`).
    */
-  target(width: number, height: number, format: TargetFormat = COUNT_FORMAT, layers = 1): RenderTarget {
-    return this.pool.take(width, height, format, layers);
+  target(width: number, height: number, format: TargetFormat = COUNT_FORMAT, layers = 1, companion?: TargetFormat): RenderTarget {
+    return this.pool.take(width, height, format, layers, companion);
   }
 
   /** A full-screen pass's program: `fragment` over fullscreen.vert unless a vertex shader is given. */
@@ -153,41 +151,32 @@ export class Gpu {
 
   /**
    * Runs one fragment pass over every texel of `outputs` (targets of one size, at most `drawBuffers`):
-   * fragment output i goes to outputs[i], a single-layer target or one layer of a layered one
-   * (`{ target, layer }`). One fragment per texel however many outputs, where a pass per output would
-   * run them all again (the sort's keys and values out of its pairs). Formats may differ (OpenGL ES
-   * 3.0 allows it; each output's type must match its target's, as for any pass): the sort's select
-   * writes its pairs to 4 RGBA32UI layers and the next digit's planes, one word per texel, to R32UI.
+   * fragment output i goes to outputs[i]. One fragment per texel however many outputs, where a pass
+   * per output would run them all again (the sort's keys and values out of its pairs).
    */
-  passInto(program: Program, outputs: readonly Attachment[], uniforms: Uniforms): void {
-    const images = outputs.map((o) => ('target' in o ? o : { target: o, layer: undefined }));
-    const first = images[0]?.target;
-    const alike = ({ target: o, layer }: { target: RenderTarget; layer: number | undefined }) =>
-      o.width === first!.width && o.height === first!.height && o.allocatedHeight === first!.allocatedHeight && (layer === undefined ? o.layers === 1 : Number.isInteger(layer) && layer >= 0 && layer < o.layers);
-    if (!first || images.length > this.drawBuffers || !images.every(alike)) {
-      throw new Error(`internal: passInto ${program.name} takes 1 to ${this.drawBuffers} targets of one size (single-layer, or a layer of a layered one)`);
+  passInto(program: Program, outputs: readonly RenderTarget[], uniforms: Uniforms): void {
+    const [first] = outputs;
+    const alike = (o: RenderTarget) => o.width === first!.width && o.height === first!.height && o.allocatedHeight === first!.allocatedHeight && o.format === first!.format && o.layers === 1;
+    if (!first || outputs.length > this.drawBuffers || !outputs.every(alike)) {
+      throw new Error(`internal: passInto ${program.name} takes 1 to ${this.drawBuffers} single-layer targets of one size and format`);
     }
     this.guard.run(() => {
       if (this.warming) return;
       const gl = this.gl;
       const framebuffer = this.joinedFramebuffer;
       this.state.bindFramebufferIf(framebuffer);
-      if (this.joinedDrawBuffers !== images.length) {
+      if (this.joinedDrawBuffers !== outputs.length) {
         // Draw buffers are the framebuffer's own state, not the app's.
-        gl.drawBuffers(images.map((_, i) => gl.COLOR_ATTACHMENT0 + i));
-        this.joinedDrawBuffers = images.length;
+        gl.drawBuffers(outputs.map((_, i) => gl.COLOR_ATTACHMENT0 + i));
+        this.joinedDrawBuffers = outputs.length;
       }
       try {
-        images.forEach(({ target, layer }, i) => {
-          if (layer === undefined) gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, target.texture, 0);
-          else gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, target.texture, 0, layer);
-        });
+        outputs.forEach((o, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, o.texture, 0));
         // Through draw, as every pass (the tests' failure injection wraps it); the guard's nested run is only counted.
         this.draw({ program, target: { framebuffer, width: first.width, height: first.height }, uniforms, primitive: 'fullscreen' });
       } finally {
-        // Detached even after a failure: the pool may delete these textures later. (Detaching with
-        // framebufferTexture2D and no texture clears a layer's attachment as well.)
-        images.forEach((_, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, null, 0));
+        // Detached even after a failure: the pool may delete these textures later.
+        outputs.forEach((_, i) => gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, null, 0));
       }
     });
   }
@@ -358,8 +347,8 @@ export class Scope {
   constructor(readonly gpu: Gpu) {}
 
   /** A pool target freed at the end of the scope unless kept. */
-  target(width: number, height: number, format?: TargetFormat, layers?: number): RenderTarget {
-    return this.own(this.gpu.target(width, height, format, layers));
+  target(width: number, height: number, format?: TargetFormat, layers?: number, companion?: TargetFormat): RenderTarget {
+    return this.own(this.gpu.target(width, height, format, layers, companion));
   }
 
   /** A new counted GL object, deleted at the end of the scope. */

@@ -1,7 +1,11 @@
 // A texture the engine renders into, with its framebuffer. Every pass writes one of these. Most are
 // one 2D texture; a layered target is a TEXTURE_2D_ARRAY whose layers are the framebuffer's colour
 // attachments 0, 1, ..., so one fragment writes one texel in each layer (the scans' lanes,
-// scan/reduce-then-scan.ts: one draw moves 4 elements per layer and fragment).
+// scan/reduce-then-scan.ts: one draw moves 4 elements per layer and fragment). A target may also
+// have a companion: a 2D texture of the same size in another format, attached after the layers
+// (the sort's select writes its pairs to 4 RGBA32UI layers and the next digit's bit planes, a word
+// per texel, to an R32UI companion: src/sort.ts SORT_SELECT.planesTexture). It lives and is pooled
+// with the target, so a pass into both binds one framebuffer set up once, not attachments per draw.
 import type { ResourceTracker } from './resources.js';
 import type { TargetFormat } from './texel-format.js';
 
@@ -13,6 +17,8 @@ export interface TargetRecycler {
 export class RenderTarget {
   readonly texture: WebGLTexture;
   readonly framebuffer: WebGLFramebuffer;
+  /** The companion texture (attachment `layers`), where the target was made with one. */
+  readonly companion: WebGLTexture | undefined;
   /**
    * Rows in use: the passes draw and read rows [0, height). The texture may have more
    * (`allocatedHeight`: the pool rounds heights up to size classes so that streams of changing
@@ -31,6 +37,8 @@ export class RenderTarget {
     /** 1: a TEXTURE_2D; more: a TEXTURE_2D_ARRAY of that many layers, each a colour attachment. */
     readonly layers: number = 1,
     private readonly recycler?: TargetRecycler,
+    /** The companion texture's format (attachment `layers`), or none. */
+    readonly companionFormat?: TargetFormat,
   ) {
     const height = allocatedHeight;
     this.height = height;
@@ -38,13 +46,16 @@ export class RenderTarget {
     // headless-gl rejects (INVALID_ENUM left queued after every new target), and it needs none of them.
     const texture = gl.createTexture();
     const framebuffer = gl.createFramebuffer();
-    if (!texture || !framebuffer) {
+    const companion = companionFormat ? gl.createTexture() : null;
+    if (!texture || !framebuffer || (companionFormat && !companion)) {
       gl.deleteTexture(texture);
+      gl.deleteTexture(companion);
       gl.deleteFramebuffer(framebuffer);
       throw new Error('could not create a texture or framebuffer (is the context lost?)');
     }
     this.texture = texture;
     this.framebuffer = framebuffer;
+    this.companion = companion ?? undefined;
     const kind = layers > 1 ? gl.TEXTURE_2D_ARRAY : gl.TEXTURE_2D;
     try {
       gl.bindTexture(kind, texture);
@@ -57,36 +68,46 @@ export class RenderTarget {
       gl.texParameteri(kind, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
       gl.texParameteri(kind, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
       gl.bindTexture(kind, null);
+      if (companion && companionFormat) {
+        gl.bindTexture(gl.TEXTURE_2D, companion);
+        gl.texStorage2D(gl.TEXTURE_2D, 1, companionFormat.internalFormat, width, height);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+        gl.bindTexture(gl.TEXTURE_2D, null);
+      }
       gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
       if (layers > 1) {
-        // Draw buffers are the framebuffer's own state: set once here, never by a pass.
-        const attachments: number[] = [];
-        for (let layer = 0; layer < layers; layer++) {
-          gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + layer, texture, 0, layer);
-          attachments.push(gl.COLOR_ATTACHMENT0 + layer);
-        }
-        gl.drawBuffers(attachments);
+        for (let layer = 0; layer < layers; layer++) gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + layer, texture, 0, layer);
       } else {
         gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
       }
+      if (companion) gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + layers, gl.TEXTURE_2D, companion, 0);
+      // Draw buffers are the framebuffer's own state: set once here, never by a pass.
+      const attachments = layers + (companion ? 1 : 0);
+      if (attachments > 1) gl.drawBuffers(Array.from({ length: attachments }, (_, i) => gl.COLOR_ATTACHMENT0 + i));
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     } catch (error) {
       // A context that throws here (a wrapper enforcing a device's limits, as the tests' phone
-      // profile does) must not leave the two objects behind: the caller never gets them to free.
+      // profile does) must not leave the objects behind: the caller never gets them to free.
       gl.deleteFramebuffer(framebuffer);
       gl.deleteTexture(texture);
+      gl.deleteTexture(companion);
       throw error;
     }
     // Completeness is not asked here (checkFramebufferStatus is a sync point in a browser, and pool
     // targets of new sizes appear in steady state): the capability probe renders into every format
     // at createEngine, and debug mode checks the target of every draw.
     tracker.created('textures');
+    if (companion) tracker.created('textures');
     tracker.created('framebuffers');
   }
 
+
   /** Bytes of texture memory. */
   get bytes(): number {
-    return this.width * this.allocatedHeight * this.layers * this.format.bytesPerTexel;
+    return this.width * this.allocatedHeight * (this.layers * this.format.bytesPerTexel + (this.companionFormat?.bytesPerTexel ?? 0));
   }
 
   /** The owner is done with it: back to the pool (contents undefined), or destroyed. */
@@ -112,5 +133,9 @@ export class RenderTarget {
     this.tracker.deleted('framebuffers');
     this.gl.deleteTexture(this.texture);
     this.tracker.deleted('textures');
+    if (this.companion) {
+      this.gl.deleteTexture(this.companion);
+      this.tracker.deleted('textures');
+    }
   }
 }

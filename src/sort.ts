@@ -91,8 +91,8 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * 67.9-68.0 (16-bit keys 42.0-42.1 -> 40.2-40.4); the select's 8 outputs per fragment cost what 16
  * did.
  * `planesTexture`: those planes (one word per 8 outputs) go to an R32UI texture of their own, the
- * fifth attachment of the same draw (gpu.ts passInto), instead of a fifth RGBA32UI layer of the pairs,
- * which wrote 24 MiB of zeros per digit at 2^24. H200 egl, uint32 keys + values, A B B A: 2^24
+ * pairs target's companion (render-target.ts: attached after its layers, pooled with it), instead of a
+ * fifth RGBA32UI layer of the pairs, which wrote 24 MiB of zeros per digit at 2^24. H200 egl, uint32 keys + values, A B B A: 2^24
  * 60.33-60.34 -> 60.11-60.12 ms, 2^20 unchanged (4.61-4.66); off only to compare (bench/sort-probe.ts
  * --planes layer).
  * `carry`: where the select places the pairs and the keys are integers (their sort keys turn back
@@ -274,8 +274,6 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
   // Each digit's pairs outlive its scope (they are the next digit's input) and are freed once the
   // next digit has placed them; a failure frees whatever is held.
   let current: RenderTarget | undefined;
-  // The next digit's planes, where the select wrote them to a texture of their own (planesTexture).
-  let currentPlanes: RenderTarget | undefined;
   // Set by the last digit where its select wrote the input positions (after selects that placed the pairs).
   let lastLanes: IndexLanes | undefined;
   // Set by the last digit where its select placed the carried pairs.
@@ -293,7 +291,8 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
         const masksTarget = { u_masksWidthLog2: masks.widthLog2, u_blocks: blockCount, ...length };
         if (fromSelected && planesMasksProgram) {
           // The previous digit's select wrote this digit's planes beside the pairs.
-          gpu.pass(planesMasksProgram, digitMasks, { u_digits: (currentPlanes ?? current!).texture, u_digitsWidthLog2: selected.widthLog2, ...masksTarget });
+          // (On its companion texture, or on its fifth layer: SORT_SELECT.planesTexture.)
+          gpu.pass(planesMasksProgram, digitMasks, { u_digits: current!.companion ?? current!.texture, u_digitsWidthLog2: selected.widthLog2, ...masksTarget });
         } else {
           const digitsProgram = gpu.program({ name: 'radix-digits.frag', fragment: radixDigits, defines: stage });
           const packedDigits = scope.target(packed.width, packed.height, texelFormats.rgba32ui);
@@ -318,21 +317,14 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
           // 65.4-65.5 -> 66.4-66.5 ms, 16-bit keys 37.9-38.0 -> 38.7-38.8). The first digit's carry the values.
           const nextPlanes = planesLayer !== undefined && !last;
           const carried = carry?.values !== undefined && digit === 0;
-          const ownPlanes = nextPlanes && planesTexture;
-          const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, pairLayers + (nextPlanes && !ownPlanes ? 1 : 0));
+          // The planes after the pairs' layers: on the companion (one word per texel:
+          // radix-select.frag's outPositions[4].x), or on a fifth layer.
+          const companion = nextPlanes && planesTexture ? COUNT_FORMAT : undefined;
+          const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, pairLayers + (nextPlanes && !companion ? 1 : 0), companion);
           const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: pairLayers, WRITE_PAIRS: true, NEXT_PLANES: nextPlanes, CARRY_VALUES: carried, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
-          const selectUniforms = { ...elements, ...(carried ? { u_values: carry.values!.target.texture } : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 };
+          gpu.pass(selectProgram, pairs, { ...elements, ...(carried ? { u_values: carry.values!.target.texture } : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 });
           if (last) lastPairs = { texture: pairs.texture, widthLog2: selected.widthLog2, layers: pairLayers };
-          if (!ownPlanes) {
-            gpu.pass(selectProgram, pairs, selectUniforms);
-            return { target: scope.keep(pairs), planes: undefined };
-          }
-          // The pairs' layers, then the planes' texture (one word per texel: radix-select.frag's
-          // outPositions[4].x).
-          const planes = scope.target(selected.width, selected.height, COUNT_FORMAT);
-          const layers = Array.from({ length: pairLayers }, (_, layer) => ({ target: pairs, layer }));
-          gpu.passInto(selectProgram, [...layers, planes], selectUniforms);
-          return { target: scope.keep(pairs), planes: scope.keep(planes) };
+          return scope.keep(pairs);
         }
         let findUniforms: Record<string, unknown> = find.uniforms;
         let moveDefines: Defines = { ...stage, ...find.defines };
@@ -348,7 +340,7 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
             // The gathers read the input positions where the select wrote them (gather.ts
             // IndexLanes): no move pass copies them into the keys' layout first.
             lastLanes = { texture: positionsTarget.texture, widthLog2: positions.widthLog2, lanes: 4 * attachments };
-            return { target: scope.keep(positionsTarget), planes: undefined };
+            return scope.keep(positionsTarget);
           }
           findUniforms = { u_positions: positionsTarget.texture, u_positionsWidthLog2: positions.widthLog2 };
           moveDefines = { ...stage, POSITIONS: true, ATTACHMENTS: attachments };
@@ -357,12 +349,10 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
         const moved = scope.target(width, height, last ? COUNT_FORMAT : PAIR_FORMAT);
         // With the select's positions the move reads only those and the elements.
         gpu.pass(moveProgram, moved, { ...elements, ...(positions ? {} : { ...masksUniforms, ...rankUniforms }), ...findUniforms });
-        return { target: scope.keep(moved), planes: undefined };
+        return scope.keep(moved);
       });
       current?.free();
-      currentPlanes?.free();
-      current = next.target;
-      currentPlanes = next.planes;
+      current = next;
     }
     const target = current!;
     return finish({
@@ -376,7 +366,6 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
     });
   } finally {
     current?.free();
-    currentPlanes?.free();
   }
 }
 

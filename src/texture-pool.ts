@@ -28,13 +28,13 @@ export class TexturePool implements TargetRecycler {
    * A target of `width` × `height` texels in use; its texture's height is `heightClass(height)`, or
    * the texture limit where the class would pass it (a limit that is not a power of two).
    */
-  take(width: number, height: number, format: TargetFormat, layers = 1): RenderTarget {
+  take(width: number, height: number, format: TargetFormat, layers = 1, companion?: TargetFormat): RenderTarget {
     if (width > this.maxTextureSize || height > this.maxTextureSize) {
       // Layouts keep every side within the limit (layout.ts); this only catches a driver that did not.
       throw new Error(`internal: a ${width}×${height} texture exceeds the engine's texture limit ${this.maxTextureSize}`);
     }
     const allocated = Math.min(heightClass(height), this.maxTextureSize);
-    const list = this.idle.get(key(width, allocated, format, layers));
+    const list = this.idle.get(key(width, allocated, format, layers, companion));
     const target = list?.pop();
     if (target) {
       this.hits++;
@@ -43,12 +43,12 @@ export class TexturePool implements TargetRecycler {
       return target.reuse(height);
     }
     this.misses++;
-    return new RenderTarget(this.gl, this.tracker, width, allocated, format, layers, this).reuse(height);
+    return new RenderTarget(this.gl, this.tracker, width, allocated, format, layers, this, companion).reuse(height);
   }
 
   recycle(target: RenderTarget): void {
     if (target.bytes > this.budgetBytes) return target.destroy();
-    const k = key(target.width, target.allocatedHeight, target.format, target.layers);
+    const k = key(target.width, target.allocatedHeight, target.format, target.layers, target.companionFormat);
     let list = this.idle.get(k);
     if (!list) this.idle.set(k, (list = []));
     list.push(target);
@@ -68,15 +68,15 @@ export class TexturePool implements TargetRecycler {
 
   private evict(target: RenderTarget): void {
     this.order.shift();
-    const list = this.idle.get(key(target.width, target.allocatedHeight, target.format, target.layers))!;
+    const list = this.idle.get(key(target.width, target.allocatedHeight, target.format, target.layers, target.companionFormat))!;
     list.splice(list.indexOf(target), 1);
     this.idleBytes -= target.bytes;
     target.destroy();
   }
 }
 
-function key(width: number, height: number, format: TargetFormat, layers: number): string {
-  return `${width}x${height}x${layers}:${format.name}`;
+function key(width: number, height: number, format: TargetFormat, layers: number, companion: TargetFormat | undefined): string {
+  return `${width}x${height}x${layers}:${format.name}${companion ? `+${companion.name}` : ''}`;
 }
 
 /**

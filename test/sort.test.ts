@@ -372,10 +372,9 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
   });
 
   // The carried keys and values are copied out by one pass into two targets on the Gpu's own
-  // framebuffer (gpu.ts passInto), as the select writes the pairs' layers and the planes' texture
-  // (8 attachments): the textures are detached after each, so the framebuffer holds no pool texture
-  // between calls (the pool may delete them).
-  it('the copy out of the pairs writes keys and values at once and, as the select writing planes on their own texture, leaves its framebuffer without attachments', async (context) => {
+  // framebuffer (gpu.ts passInto): the textures are detached after it, so the framebuffer holds no
+  // pool texture between calls (the pool may delete them).
+  it('the copy out of the pairs writes keys and values at once and leaves its framebuffer without attachments', async (context) => {
     context.skip(drawBuffers < 4, `no select pass with ${drawBuffers} attachment per pass`);
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers)`);
@@ -391,7 +390,7 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       const framebuffer = (gpu as unknown as { joinedFramebuffer: WebGLFramebuffer }).joinedFramebuffer;
       const previous = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null;
       gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
-      // Every attachment it may have held: the select's 4 layers and planes (8 attachments), the copy's 2.
+      // Every attachment point, not only the copy's two.
       const attached = Array.from({ length: drawBuffers }, (_, i) => gl.getFramebufferAttachmentParameter(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) as number);
       gl.bindFramebuffer(gl.FRAMEBUFFER, previous);
       expect(attached, 'attachment types of the joined framebuffer after the sort').toEqual(attached.map(() => gl.NONE));
