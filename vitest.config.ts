@@ -39,12 +39,13 @@ const glcompactEnv = Object.fromEntries(Object.entries(process.env).filter(([nam
 
 /**
  * Random-case counts of the longest property-style tests in the firefox and webkit projects
- * (defaults: 150, 1000, 200, 200), and compact.test.ts's per-algorithm sizes up to 2^16 + 5
+ * (defaults: 150, 1000, 200, 200; the snippets above the program cache's 256), and compact.test.ts's per-algorithm sizes up to 2^16 + 5
  * (default 2^20 + 3).
  */
 const reducedRandomCases = {
   GLCOMPACT_PROPERTY_RUNS: '50',
-  GLCOMPACT_SNIPPET_RUNS: '250',
+  // Above PROGRAM_CACHE_SIZE (256), so that programs are evicted there too.
+  GLCOMPACT_SNIPPET_RUNS: '300',
   GLCOMPACT_LIFETIME_OPS: '100',
   GLCOMPACT_CONTRACT_RUNS: '100',
   GLCOMPACT_COMPACT_MAX_N: String(2 ** 16 + 5),

@@ -4,10 +4,11 @@
 // where d's bit is 0), two words per 32 elements and plane. A fragment writes the masks of
 // MASK_LAYERS pairs of digits, one pair per layer (attachment), for one block: with 8 attachments
 // and 4-bit digits all 16 digits' masks in one fragment (radix-masks.glsl has the layout).
-// PLANES_FROM_SELECT (a layer): after the first digit, the planes come from the previous digit's
-// select (radix-select.frag NEXT_PLANES), 8 elements to a texel in that layer, byte j of .x plane j,
-// instead of a digits pass; with PLANES_TEXTURE, in an R32UI texture of their own instead of a layer
-// (src/sort.ts SORT_SELECT.planesTexture).
+// PLANES_FROM_SELECT (the select's attachment): after the first digit, the planes come from the
+// previous digit's select (radix-select.frag NEXT_PLANES), 8 elements to a texel, byte j of .x plane
+// j, instead of a digits pass: with PLANES_TEXTURE (as shipped) in the R32UI companion texture of
+// the select's pairs target, otherwise in that layer of the pairs' array (src/sort.ts
+// SORT_SELECT.planesTexture).
 precision highp float;
 precision highp int;
 precision highp usampler2D;

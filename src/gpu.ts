@@ -128,6 +128,7 @@ export class Gpu {
    * a 2D texture of that format attached after them (layers + 1 at most `drawBuffers`).
    */
   target(width: number, height: number, format: TargetFormat = COUNT_FORMAT, layers = 1, companion?: TargetFormat): RenderTarget {
+    if (companion && layers + 1 > this.drawBuffers) throw new Error(`internal: ${layers} layers and a companion make more than the ${this.drawBuffers} attachments a pass writes`);
     return this.pool.take(width, height, format, layers, companion);
   }
 

@@ -92,9 +92,10 @@ export const SORT_DIRECTORY = { shift: 3, fromElements: 2 ** 18 };
  * did.
  * `planesTexture`: those planes (one word per 8 outputs) go to an R32UI texture of their own, the
  * pairs target's companion (render-target.ts: attached after its layers, pooled with it), instead of a
- * fifth RGBA32UI layer of the pairs, which wrote 24 MiB of zeros per digit at 2^24. H200 egl, uint32 keys + values, A B B A: 2^24
- * 60.33-60.34 -> 60.11-60.12 ms, 2^20 unchanged (4.61-4.66); off only to compare (bench/sort-probe.ts
- * --planes layer).
+ * fifth RGBA32UI layer of the pairs, which wrote 24 MiB of zeros per digit at 2^24. H200 egl, uint32
+ * keys + values, A B B A: 2^24 59.99 / 60.02 -> 59.68 / 59.66 ms (and 60.33-60.34 -> 60.11-60.12 on
+ * another machine with the textures attached per draw, which cost 72 GL calls per sort), 2^20
+ * unchanged (4.6-4.8); off only to compare (bench/sort-probe.ts --planes layer).
  * `carry`: where the select places the pairs and the keys are integers (their sort keys turn back
  * into them; a float NaN's does not) and the values have one component or none, the pairs carry the
  * values' bits instead of the input positions and the last digit's select places them too, so a
@@ -249,7 +250,8 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
   const writes = select ? SORT_SELECT.writes : undefined;
   const attachments = gpu.drawBuffers;
   // Where the select places the pairs with the next digit's planes beside them: the pairs on 4
-  // layers and the planes on a fifth attachment (so from 5 attachments: 8 in the browsers).
+  // layers and the planes on a fifth attachment (so from 5 attachments: 8 in the browsers), the
+  // pairs target's companion or its fifth layer (planesTexture below); this is that attachment.
   const planesLayer = writes === 'pairs' && SORT_SELECT.planes && attachments >= 5 ? 4 : undefined;
   const pairLayers = planesLayer ?? attachments;
   // The select pass's texels: 4 × attachments positions each (per texel of each layer), or
@@ -292,7 +294,9 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
         if (fromSelected && planesMasksProgram) {
           // The previous digit's select wrote this digit's planes beside the pairs.
           // (On its companion texture, or on its fifth layer: SORT_SELECT.planesTexture.)
-          gpu.pass(planesMasksProgram, digitMasks, { u_digits: current!.companion ?? current!.texture, u_digitsWidthLog2: selected.widthLog2, ...masksTarget });
+          const planes = planesTexture ? current!.companion : current!.texture;
+          if (!planes) throw new Error('internal: the select wrote no planes texture beside its pairs');
+          gpu.pass(planesMasksProgram, digitMasks, { u_digits: planes, u_digitsWidthLog2: selected.widthLog2, ...masksTarget });
         } else {
           const digitsProgram = gpu.program({ name: 'radix-digits.frag', fragment: radixDigits, defines: stage });
           const packedDigits = scope.target(packed.width, packed.height, texelFormats.rgba32ui);
@@ -319,7 +323,7 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
           const carried = carry?.values !== undefined && digit === 0;
           // The planes after the pairs' layers: on the companion (one word per texel:
           // radix-select.frag's outPositions[4].x), or on a fifth layer.
-          const companion = nextPlanes && planesTexture ? COUNT_FORMAT : undefined;
+          const companion = nextPlanes && planesTexture ? texelFormats.r32ui : undefined;
           const pairs = scope.target(selected.width, selected.height, texelFormats.rgba32ui, pairLayers + (nextPlanes && !companion ? 1 : 0), companion);
           const selectProgram = gpu.program({ name: 'radix-select.frag', fragment: radixSelect, defines: { ...stage, ATTACHMENTS: pairLayers, WRITE_PAIRS: true, NEXT_PLANES: nextPlanes, CARRY_VALUES: carried, SELECT_QUEUE: SORT_SELECT.queue, ...find.defines } });
           gpu.pass(selectProgram, pairs, { ...elements, ...(carried ? { u_values: carry.values!.target.texture } : {}), ...masksUniforms, ...rankUniforms, ...find.uniforms, u_positionsWidthLog2: selected.widthLog2 });

@@ -390,7 +390,7 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
       const framebuffer = (gpu as unknown as { joinedFramebuffer: WebGLFramebuffer }).joinedFramebuffer;
       const previous = gl.getParameter(gl.FRAMEBUFFER_BINDING) as WebGLFramebuffer | null;
       gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
-      // Every attachment point, not only the copy's two.
+      // Every attachment point the context has, not only the copy's two: none may hold a pool texture.
       const attached = Array.from({ length: drawBuffers }, (_, i) => gl.getFramebufferAttachmentParameter(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) as number);
       gl.bindFramebuffer(gl.FRAMEBUFFER, previous);
       expect(attached, 'attachment types of the joined framebuffer after the sort').toEqual(attached.map(() => gl.NONE));

@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { gpuOf } from '../src/internal.js';
+import { texelFormats } from '../src/texel-format.js';
 import { heightClass } from '../src/texture-pool.js';
 import { testContext } from './support/engine.js';
+import { countGlObjects, nonZero } from './support/gl-objects.js';
 
 describe('texture pool', () => {
   it('height classes: exact up to 4 rows, then at most 25 % more, never fewer rows', () => {
@@ -49,5 +51,41 @@ describe('texture pool', () => {
     // length (45 misses in these 50 frames); with them a new texture is rare (15 here).
     expect(misses, 'new textures in 50 frames of changing lengths').toBeLessThanOrEqual(25);
     engine.dispose();
+  });
+
+  // A target may have a companion texture (render-target.ts; the sort's select writes its planes
+  // there): pooled apart from the same target without one, counted in its bytes, deleted with it.
+  it('a target with a companion texture is pooled apart from one without, counts its bytes and deletes both textures', async (context) => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    context.skip(engine.caps.drawBuffers < 8, `a 4-layer target and its companion are 5 attachments; this context writes ${engine.caps.drawBuffers} (headless-gl: 1)`);
+    const pool = gpuOf(engine).pool;
+    const { rgba32ui, r32ui } = texelFormats;
+    engine.trim(); // the capability probe's targets, made before the count starts
+    const before = engine.resources;
+    const counter = countGlObjects(gl, ['Texture', 'Framebuffer']);
+    try {
+      const plain = pool.take(16, 8, rgba32ui, 4);
+      const paired = pool.take(16, 8, rgba32ui, 4, r32ui);
+      expect(plain.companion).toBeUndefined();
+      expect(paired.companion).toBeDefined();
+      expect(paired.bytes).toBe(16 * 8 * (4 * 16 + 4));
+      expect(counter.live).toEqual({ Texture: 3, Framebuffer: 2 });
+      plain.free();
+      paired.free();
+      // Each comes back for its own kind of request only.
+      const again = pool.take(16, 8, rgba32ui, 4, r32ui);
+      expect(again).toBe(paired);
+      const plainAgain = pool.take(16, 8, rgba32ui, 4);
+      expect(plainAgain).toBe(plain);
+      again.free();
+      plainAgain.free();
+      engine.trim();
+      expect(nonZero(counter.live), 'GL objects after trim').toEqual({});
+      expect(engine.resources).toEqual(before);
+    } finally {
+      counter.restore();
+      engine.dispose();
+    }
   });
 });
