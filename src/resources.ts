@@ -56,17 +56,18 @@ export class ResourceTracker {
 /**
  * Most programs an engine keeps compiled (`engine.resources.programs` stays at or below it). Past
  * it the least recently used program is deleted, so a stream of distinct `{ glsl }` snippets cannot
- * grow GPU and driver memory without bound (llvmpipe: ~0.3 MiB of RSS per program, so at most ~77 MiB
- * at this size, ~38 at 128). One compaction
- * fetches about 15 programs; every path once at one stream type (test/no-blocking-calls.test.ts)
- * 65, so 64 made an app that uses them all each frame relink every frame; the whole family each
- * frame (test/program-working-set.test.ts: sorts of every key type both ways, argsort, unique,
- * runLengthEncode, reduce, scans, compactions, at small and large-stream forms) 141 in Chromium,
- * Firefox and WebKit (127 in Node, one attachment per pass), so 128 relinked 66 of them every frame
- * in Chromium; with a partition, a gather and compactions as indices added, 150 (136 in Node) (a compile, and a link status asked: a blocking call, in the app's frame). That
- * workload is not every option (partitions, gathers, explicit algorithms, other value types add
- * their own); sweeping every option (test/property.test.ts) touched ~170 in 2026-11, more since. A
- * program is evicted only after PROGRAM_CACHE_SIZE - 1 others were fetched after it, and every pass
+ * grow GPU and driver memory without bound (llvmpipe: ~0.3 MiB of RSS per program, so ~77 MiB at
+ * most at this size, where 128 kept ~38).
+ * An app's working set must fit, or the app relinks every frame: a compile, and a link status asked
+ * (a blocking call) inside its frame. One compaction fetches about 15 programs; every path once at one
+ * stream type (test/no-blocking-calls.test.ts) 65, so 64 relinked every frame. The family's
+ * operations each frame (test/program-working-set.test.ts: sorts of every key type both ways,
+ * argsort, unique, runLengthEncode, reduce, scans, compactions, at small and large-stream forms) took
+ * 141 in the browsers (127 in Node, one attachment per pass), so 128 relinked 66 of them every frame
+ * in Chromium; with a partition, a gather and compactions as indices, 150 (136 in Node). Not every
+ * option: explicit algorithms and other value types add their own, and sweeping every option
+ * (test/property.test.ts) touches more, recompiled as needed.
+ * A program is evicted only after PROGRAM_CACHE_SIZE - 1 others were fetched after it, and every pass
  * is drawn within two fetches of its program, so none is deleted between its fetch and its draw.
  */
 export const PROGRAM_CACHE_SIZE = 256;
