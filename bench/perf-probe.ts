@@ -3,11 +3,10 @@
 // Usage: node bench/build-probe.mjs && node bench/tmp/perf-probe.mjs [--log2n 24] [--repeats 5]
 //          [--density-only | --concat-only | --new-only | --ratios] [--block-sizes]   (--help; no display: scripts/with-display.sh)
 import { parseArgs } from 'node:util';
-import { createEngine, type Engine } from '../src/index.js';
-import { createHeadlessContext, headlessRenderer } from '../src/node.js';
+import type { Engine } from '../src/index.js';
 import { gpuOf, texelFormats } from '../src/internal.js';
 import { BITMASK_SHAPE } from '../src/compact/bitmask.js';
-import { copyPassShader as copyPass } from './probe-timing.js';
+import { copyPassShader as copyPass, probeEngine } from './probe-timing.js';
 const writeOnlyPass = `#version 300 es
 precision highp float;
 out uvec4 outValue;
@@ -92,9 +91,11 @@ async function median(engine: Engine, run: () => Promise<void> | void): Promise<
   return times[Math.floor(times.length / 2)];
 }
 
-const gl = createHeadlessContext();
-const engine = createEngine(gl);
-console.log(`renderer: ${headlessRenderer(gl)}; n = 2^${log2n}`);
+// The probes' engine: its texture pool holds every target of a 2^24-element call (with the default
+// 64 MiB the calls allocated their textures every time: on the H200 a 2^24 bitmask compaction read
+// 55-80 ms instead of ~3, the 8-layer targets' allocation, until 2026-11-28).
+const { gl, engine, renderer } = probeEngine();
+console.log(`renderer: ${renderer}; n = 2^${log2n}; texture pool 1 GiB`);
 const rows: string[] = [];
 const report = (what: string, ms: number, extra = '') => {
   const line = `${what.padEnd(58)} ${ms.toFixed(2).padStart(9)} ms  ${extra}`;

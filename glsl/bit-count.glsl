@@ -10,19 +10,28 @@ uint bitCount32(uint v) {
   return (v * 0x01010101u) >> 24;
 }
 
-// Position of the set bit of rank r (0 = the lowest set bit; r < bitCount32(word)): halve the
-// window five times, stepping into the upper half when the lower one holds r set bits or fewer.
+// Position of the set bit of rank r (0 = the lowest set bit; r < bitCount32(word)), without a loop:
+// the population count's partial sums (bits per pair, nibble and byte) are kept, a multiply turns
+// the bytes' counts into running counts, and one subtraction compares all four with r at once (each
+// byte's running count is at most 32, so setting its top bit and subtracting r + 1 borrows from no
+// other byte): the bytes whose running count is at most r lie wholly before the bit. Then a step
+// each into the byte's nibble, pair and bit. ~40 operations, where halving the window five times
+// with a population count each took ~90: H200 egl, the radix sort of 2^24 uint32 keys + values (its
+// select calls this once per fragment, now on the one word holding the bit), A B B A, 59.98 / 60.11
+// -> 59.43 / 59.45 ms, 16-bit keys 33.96 / 33.97 -> 33.18 / 33.19; the bitmask compaction at 50 %
+// unchanged (2^24 3.45 ms either way). test/bit-count.test.ts checks every rank of ~1700 words.
 uint selectBit(uint word, uint r) {
-  uint position = 0u;
-  for (uint width = 16u; width > 0u; width >>= 1) {
-    uint low = bitCount32(word & ((1u << width) - 1u));
-    if (r >= low) {
-      r -= low;
-      word >>= width;
-      position += width;
-    }
-  }
-  return position;
+  uint pairs = word - ((word >> 1) & 0x55555555u);
+  uint nibbles = (pairs & 0x33333333u) + ((pairs >> 2) & 0x33333333u);
+  uint running = ((nibbles + (nibbles >> 4)) & 0x0F0F0F0Fu) * 0x01010101u;
+  uint past = ((running | 0x80808080u) - (r + 1u) * 0x01010101u) & 0x80808080u;
+  uint position = 8u * ((((~past & 0x80808080u) >> 7) * 0x01010101u) >> 24);
+  r -= ((running << 8) >> position) & 0xFFu;
+  uint low = (nibbles >> position) & 0xFu;
+  if (r >= low) { r -= low; position += 4u; }
+  low = (pairs >> position) & 3u;
+  if (r >= low) { r -= low; position += 2u; }
+  return position + (r >= ((word >> position) & 1u) ? 1u : 0u);
 }
 
 // The position of the lowest set bit of a non-zero word: that bit alone is a power of two, 2^k,

@@ -84,7 +84,8 @@ uint elementOf(Place place, Found found) {
   uint local = place.target - found.before;
   uvec2 mask = digitMask(found.block, place.digit);
   uint lowCount = bitCount32(mask.x);
-  return (found.block << 6) + (local < lowCount ? selectBit(mask.x, local) : 32u + selectBit(mask.y, local - lowCount));
+  bool inLow = local < lowCount;
+  return (found.block << 6) + (inLow ? 0u : 32u) + selectBit(inLow ? mask.x : mask.y, inLow ? local : local - lowCount);
 }
 
 #ifdef DIRECTORY
