@@ -93,7 +93,7 @@ async function median(engine: Engine, run: () => Promise<void> | void): Promise<
 
 // The probes' engine: its texture pool holds every target of a 2^24-element call (with the default
 // 64 MiB the calls allocated their textures every time: on the H200 a 2^24 bitmask compaction read
-// 55-80 ms instead of ~3, the 8-layer targets' allocation, until 2026-11-28).
+// 54-80 ms instead of ~3, the 8-layer targets' allocation, until 2026-11-28).
 const { gl, engine, renderer } = probeEngine();
 console.log(`renderer: ${renderer}; n = 2^${log2n}; texture pool 1 GiB`);
 const rows: string[] = [];

@@ -25,7 +25,9 @@ uint selectBit(uint word, uint r) {
   uint nibbles = (pairs & 0x33333333u) + ((pairs >> 2) & 0x33333333u);
   uint running = ((nibbles + (nibbles >> 4)) & 0x0F0F0F0Fu) * 0x01010101u;
   uint past = ((running | 0x80808080u) - (r + 1u) * 0x01010101u) & 0x80808080u;
-  uint position = 8u * ((((~past & 0x80808080u) >> 7) * 0x01010101u) >> 24);
+  // At most byte 3 for r < bitCount32(word); callers may compute dead ranks past it (a tail
+  // fragment's skip, both sides of a select), which the min keeps from shifting by 32 (undefined).
+  uint position = min(8u * ((((~past & 0x80808080u) >> 7) * 0x01010101u) >> 24), 24u);
   r -= ((running << 8) >> position) & 0xFFu;
   uint low = (nibbles >> position) & 0xFu;
   if (r >= low) { r -= low; position += 4u; }

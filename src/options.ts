@@ -14,7 +14,7 @@ export interface EngineOptions {
   /**
    * Idle texture memory the engine keeps for reuse, in bytes (default 64 MiB). Allocating a
    * texture costs a full clear, so reuse makes repeated calls several times faster (an H200 compacted
-   * 2^24 elements in 3.7 ms a call with a 1 GiB pool, in 55-80 ms with 64 MiB); 0 disables it.
+   * 2^24 elements in 3.7 ms a call with a 1 GiB pool, in 54-80 ms with 64 MiB); 0 disables it.
    * Texture heights are rounded up to size classes (at most 25 % more), so streams whose length
    * changes every frame reuse the same few textures. Raise it for streams of 2^22 elements and more
    * (a 2^24-element R32UI target alone is 64 MiB; a compaction of one uses several).
