@@ -45,6 +45,14 @@ export interface Capabilities {
    * fragment (docs/how-it-works.md).
    */
   drawBuffers: 1 | 4 | 8;
+  /**
+   * A pass writes RGBA32UI layers and an R32UI texture attached after them at once: attachments of
+   * two formats, which OpenGL ES 3.0 lets a driver refuse (FRAMEBUFFER_UNSUPPORTED). The sort's
+   * select writes the next digit's bit planes that way; where this is false it puts them on a fifth
+   * RGBA32UI layer instead (the same results, ~0.3 ms slower at 2^24 on an H200). Probed only where
+   * passes write 8 attachments (the only case that uses it); false otherwise.
+   */
+  mixedFormatAttachments: boolean;
   /** GPU timer queries (EXT_disjoint_timer_query_webgl2). */
   timerQuery: boolean;
   /** Pixel-pack buffer + fence readback works (browsers); else reads block in readPixels (headless-gl). */
@@ -155,15 +163,19 @@ function rendererString(gl: WebGL2RenderingContext): string {
   return String(unmasked ?? gl.getParameter(gl.RENDERER));
 }
 
-/** Whether one pass writes `attachments` layers of a texture array, each with its own value. */
-function drawsToLayers(gpu: Gpu, attachments: number, readPixelsRaisesError: boolean): boolean {
+/**
+ * Whether one pass writes `attachments` layers of a texture array, each with its own value (and,
+ * with `companion`, an R32UI texture attached after them: a framebuffer of two formats).
+ */
+function drawsToLayers(gpu: Gpu, attachments: number, readPixelsRaisesError: boolean, companion = false): boolean {
   const gl = gpu.gl;
-  const target = gpu.target(1, 1, texelFormats.rgba32ui, attachments);
+  let target: ReturnType<Gpu['target']> | undefined;
   const reader = gl.createFramebuffer();
   let program: Program | undefined;
   try {
     clearErrors(gl);
-    program = gpu.program({ name: 'probe-draw-buffers.frag', fragment: probeDrawBuffersFragment, defines: { ATTACHMENTS: attachments } });
+    target = gpu.target(1, 1, texelFormats.rgba32ui, attachments, companion ? texelFormats.r32ui : undefined);
+    program = gpu.program({ name: 'probe-draw-buffers.frag', fragment: probeDrawBuffersFragment, defines: { ATTACHMENTS: attachments, COMPANION: companion } });
     gpu.pass(program, target, {});
     // Each layer is read through a framebuffer of its own (readBuffer has headless-gl's quirk too).
     const texel = new Uint32Array(4);
@@ -173,6 +185,13 @@ function drawsToLayers(gpu: Gpu, attachments: number, readPixelsRaisesError: boo
       texel.fill(0);
       gl.readPixels(0, 0, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, texel);
       if (texel[0] !== layer + 1 || texel[1] !== 0xa5 || texel[2] !== layer * 3 || texel[3] !== 7) return false;
+    }
+    if (target.companion) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, reader);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, target.companion, 0);
+      texel.fill(0);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, texel);
+      if (texel[0] !== 0xc0 + attachments) return false;
     }
     const errors = clearErrors(gl);
     return readPixelsRaisesError || errors.length === 0;
@@ -184,7 +203,7 @@ function drawsToLayers(gpu: Gpu, attachments: number, readPixelsRaisesError: boo
     // Used once: it must not take a place in the program cache.
     if (program) gpu.programs.drop(program);
     clearErrors(gl);
-    target.free();
+    target?.free();
   }
 }
 
@@ -245,6 +264,9 @@ export function probeCapabilities(gpu: Gpu, limits: { maxTextureSize: number; co
   const floatBits = !integerUpload && probeUpload(gpu, 'float-bits', readPixelsRaisesError);
   const drawBuffers = probeDrawBuffers(gpu, readPixelsRaisesError);
   gpu.drawBuffers = drawBuffers;
+  // The sort's select target (4 pair layers and the planes' R32UI texture) exists only with 8.
+  const mixedFormatAttachments = drawBuffers === 8 && drawsToLayers(gpu, 4, readPixelsRaisesError, true);
+  gpu.mixedFormatAttachments = mixedFormatAttachments;
   if (!integerUpload && !floatBits) {
     throw new Error(
       'this WebGL2 context cannot store 32-bit data exactly: neither integer uploads nor float-bit ' +
@@ -259,6 +281,7 @@ export function probeCapabilities(gpu: Gpu, limits: { maxTextureSize: number; co
     readPixelsRaisesError,
     transformFeedback: probeTransformFeedback(gl),
     drawBuffers,
+    mixedFormatAttachments,
     floatRender: probeFloatRender(gpu),
     timerQuery: probeTimerQuery(gpu),
     asyncReadback: supportsAsyncReadback(gl),

@@ -86,6 +86,8 @@ export class Gpu {
   readonly maxTextureSize: number;
   /** Colour attachments a pass may write (capabilities.ts probes 8, else 4, else 1). */
   drawBuffers: 1 | 4 | 8 = 1;
+  /** A pass writes RGBA32UI layers and an R32UI companion together (capabilities.ts probes it where drawBuffers is 8). */
+  mixedFormatAttachments = false;
   /** Attribute-less draws still need a vertex array bound in WebGL2. */
   private readonly emptyVertexArray: WebGLVertexArrayObject;
   /**

@@ -98,10 +98,10 @@ export class RenderTarget {
     }
     // Completeness is not asked here (checkFramebufferStatus is a sync point in a browser, and pool
     // targets of new sizes appear in steady state): the capability probe renders into every format
-    // at createEngine, and debug mode checks the target of every draw. (Not probed: RGBA32UI layers
-    // with an R32UI companion, the sort's select target. OpenGL ES 3.0 lets a driver refuse a
-    // combination of formats as FRAMEBUFFER_UNSUPPORTED; SwiftShader, Firefox's and WebKit's
-    // llvmpipe and the H200's driver take it, and the sort's tests would fail where one did not.)
+    // at createEngine, and debug mode checks the target of every draw. RGBA32UI layers with an
+    // R32UI companion (the sort's select target) are probed by a pass writing both
+    // (capabilities.ts, engine.caps.mixedFormatAttachments): OpenGL ES 3.0 lets a driver refuse a
+    // combination of formats as FRAMEBUFFER_UNSUPPORTED, and the sort does without a companion there.
     tracker.created('textures');
     if (companion) tracker.created('textures');
     tracker.created('framebuffers');

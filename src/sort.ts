@@ -258,8 +258,10 @@ function digitPasses<T>(gpu: Gpu, keys: StreamView, plan: SortPlan, maxTextureSi
   // 2 × pairLayers pairs where it moves the pairs itself.
   const positions = select ? groupsLayout(capacity, widthLog2, log2Exact(4 * attachments)) : undefined;
   const selected = writes === 'pairs' ? groupsLayout(capacity, widthLog2, log2Exact(2 * pairLayers)) : undefined;
-  // The planes on a texture of their own (SORT_SELECT.planesTexture) or on the pairs' fifth layer.
-  const planesTexture = planesLayer !== undefined && SORT_SELECT.planesTexture;
+  // The planes on a texture of their own (SORT_SELECT.planesTexture) or on the pairs' fifth layer,
+  // also where the context cannot write RGBA32UI layers and an R32UI texture in one pass (OpenGL ES
+  // 3.0 lets a driver refuse formats mixed in a framebuffer: engine.caps.mixedFormatAttachments).
+  const planesTexture = planesLayer !== undefined && SORT_SELECT.planesTexture && gpu.mixedFormatAttachments;
   const planesMasksProgram = planesLayer === undefined ? undefined : gpu.program({ name: 'radix-digit-masks.frag', fragment: radixDigitMasks, defines: { ...common, PLANES_FROM_SELECT: planesLayer, PLANES_TEXTURE: planesTexture } });
   // A directory (glsl/radix-directory.frag) for whichever pass searches per digit: the select's
   // (SORT_SELECT.directoryShift, from SORT_SELECT.directoryFrom texels) or the move's

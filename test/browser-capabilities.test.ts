@@ -2,7 +2,9 @@
 // on Mesa llvmpipe, WebKitGTK): full WebGL2, so the headless-gl workarounds must switch themselves off there. Browser-only: in Node the same probes
 // find headless-gl's gaps, which the engine's own tests cover.
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../src/index.js';
 import { expectSameBits, testContext, testEngine } from './support/engine.js';
+import { replaceGlMethod } from './support/gl-method.js';
 import { phoneProfileRun } from './support/phone-profile.js';
 import { testPlatform } from './support/platform.js';
 
@@ -17,6 +19,38 @@ it('in a browser: transform feedback works and integer uploads take the direct p
   // under the phone profile (which reports MAX_DRAW_BUFFERS 4). headless-gl answers 1 (its quirk:
   // test/headless-context.node.test.ts).
   expect(engine.caps.drawBuffers).toBe(phoneProfileRun ? 4 : 8);
+  // RGBA32UI layers and an R32UI texture written by one pass (the sort's select target): every
+  // engine here takes it; probed only with 8 attachments.
+  expect(engine.caps.mixedFormatAttachments).toBe(!phoneProfileRun);
+});
+
+it('a context that writes no R32UI texture beside RGBA32UI layers (formats mixed in a framebuffer, which OpenGL ES 3.0 lets a driver refuse): caps.mixedFormatAttachments is false and the sort does without one', async (ctx) => {
+  ctx.skip(typeof document === 'undefined', 'browser-only: headless-gl writes 1 attachment, and the probe runs only with 8');
+  const { gl, engine: shared } = await testContext();
+  ctx.skip(shared.caps.drawBuffers < 8, `the probe runs only where passes write 8 attachments; this context writes ${shared.caps.drawBuffers}`);
+  // Attachment 4 of the probe's target is its R32UI texture: left unattached, as a refusing driver
+  // would leave it unwritten.
+  const restore = replaceGlMethod(gl, 'framebufferTexture2D', (original) => function (this: WebGL2RenderingContext, target, attachment, textarget, texture, level) {
+    if (attachment !== gl.COLOR_ATTACHMENT4) original.call(this, target, attachment, textarget, texture, level);
+  });
+  let engine: ReturnType<typeof createEngine>;
+  try {
+    engine = createEngine(gl);
+  } finally {
+    restore();
+  }
+  try {
+    expect(engine.caps.mixedFormatAttachments).toBe(false);
+    expect(engine.caps.drawBuffers).toBe(8);
+    const keys = Uint32Array.from({ length: 5000 }, (_, i) => Math.imul(i + 3, 2654435761) >>> 0);
+    const stream = engine.stream(keys);
+    const sorted = engine.sort(stream);
+    expectSameBits(await sorted.keys.read(), Uint32Array.from(keys).sort());
+    sorted.dispose();
+    stream.dispose();
+  } finally {
+    engine.dispose();
+  }
 });
 
 describe('GPU timer', () => {

@@ -79,6 +79,7 @@ describe('draw buffers under headless-gl (capabilities.ts probeDrawBuffers)', ()
 
     const engine = createEngine(gl);
     expect(engine.caps.drawBuffers).toBe(1);
+    expect(engine.caps.mixedFormatAttachments, 'probed only with 8 attachments').toBe(false);
     const stream = engine.stream(Uint32Array.from({ length: 5000 }, (_, i) => i % 7));
     const scanned = engine.scan(stream, { algorithm: 'reduce-then-scan' });
     const got = await scanned.read();

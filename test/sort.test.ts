@@ -94,6 +94,38 @@ describe('engine.sort(keys, { values, descending })', () => {
     colorStream.dispose();
   });
 
+  it('where the context cannot write RGBA32UI layers and an R32UI texture in one pass (engine.caps.mixedFormatAttachments false), the select puts the planes on a layer: exact, and no companion made', async (context) => {
+    const engine = await testEngine();
+    context.skip(engine.caps.drawBuffers < 8, `the planes ride the select only where passes write 8 attachments; this context writes ${engine.caps.drawBuffers} (headless-gl: 1)`);
+    const gpu = gpuOf(engine);
+    const probed = gpu.mixedFormatAttachments;
+    const target = gpu.target.bind(gpu);
+    const companions: unknown[] = [];
+    gpu.target = (...args: Parameters<typeof target>) => {
+      companions.push(args[4]);
+      return target(...args);
+    };
+    try {
+      const n = 3 * 2048 + 5;
+      const keys = randomKeys('uint32', n, 91, 2 ** 20);
+      const keyStream = engine.stream(keys);
+      const ids = engine.stream(Uint32Array.from({ length: n }, (_, i) => i));
+      for (const mixed of [false, true]) {
+        gpu.mixedFormatAttachments = mixed;
+        companions.length = 0;
+        const sorted = engine.sort(keyStream, { values: ids });
+        await expectStableSort(sorted, keys, false, `mixed formats ${mixed}`);
+        sorted.dispose();
+        expect(companions.some((c) => c !== undefined), `a companion target made with mixed formats ${mixed}`).toBe(mixed);
+      }
+      keyStream.dispose();
+      ids.dispose();
+    } finally {
+      gpu.target = target;
+      gpu.mixedFormatAttachments = probed;
+    }
+  });
+
   it('keys whose length is on the GPU (a compaction), with values of the same layout', async () => {
     const engine = await testEngine();
     const source = Int32Array.from({ length: 6000 }, (_, i) => ((i * 7919) % 2001) - 1000);
