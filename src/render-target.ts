@@ -56,27 +56,9 @@ export class RenderTarget {
     this.texture = texture;
     this.framebuffer = framebuffer;
     this.companion = companion ?? undefined;
-    const kind = layers > 1 ? gl.TEXTURE_2D_ARRAY : gl.TEXTURE_2D;
     try {
-      gl.bindTexture(kind, texture);
-      if (layers > 1) gl.texStorage3D(kind, 1, format.internalFormat, width, height, layers);
-      else gl.texStorage2D(kind, 1, format.internalFormat, width, height);
-      // NEAREST for both filters: integer textures are incomplete with LINEAR, and texelFetch on an
-      // incomplete texture silently returns 0.
-      gl.texParameteri(kind, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-      gl.texParameteri(kind, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-      gl.texParameteri(kind, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-      gl.texParameteri(kind, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-      gl.bindTexture(kind, null);
-      if (companion && companionFormat) {
-        gl.bindTexture(gl.TEXTURE_2D, companion);
-        gl.texStorage2D(gl.TEXTURE_2D, 1, companionFormat.internalFormat, width, height);
-        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-        gl.bindTexture(gl.TEXTURE_2D, null);
-      }
+      allocate(gl, texture, format, width, height, layers);
+      if (companion && companionFormat) allocate(gl, companion, companionFormat, width, height, 1);
       gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
       if (layers > 1) {
         for (let layer = 0; layer < layers; layer++) gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + layer, texture, 0, layer);
@@ -140,4 +122,19 @@ export class RenderTarget {
       this.tracker.deleted('textures');
     }
   }
+}
+
+/** Storage for `texture` (a TEXTURE_2D, or with `layers` > 1 a TEXTURE_2D_ARRAY) and its sampling. */
+function allocate(gl: WebGL2RenderingContext, texture: WebGLTexture, format: TargetFormat, width: number, height: number, layers: number): void {
+  const kind = layers > 1 ? gl.TEXTURE_2D_ARRAY : gl.TEXTURE_2D;
+  gl.bindTexture(kind, texture);
+  if (layers > 1) gl.texStorage3D(kind, 1, format.internalFormat, width, height, layers);
+  else gl.texStorage2D(kind, 1, format.internalFormat, width, height);
+  // NEAREST for both filters: integer textures are incomplete with LINEAR, and texelFetch on an
+  // incomplete texture silently returns 0.
+  gl.texParameteri(kind, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(kind, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.texParameteri(kind, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(kind, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  gl.bindTexture(kind, null);
 }
