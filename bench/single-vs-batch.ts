@@ -5,9 +5,12 @@
 // count at each density is checked against the CPU's once, before the timed rounds.
 // Usage: node bench/build-bundle.mjs single-vs-batch && bash scripts/with-display.sh node bench/tmp/single-vs-batch.mjs
 //          [--size 18] [--densities 0.05,0.1,0.25,0.5] [--paths bitmask,histopyramid] [--batches 1,2,8] [--rounds 15]
-//          [--yield timeout|immediate] [--json FILE]
+//          [--yield timeout|immediate] [--warm-ms 0] [--json FILE]
 // --yield: before each batch, wait for the next task as tune() does between its samples (setTimeout(0):
 // in Node at least 1 ms; or setImmediate), after the gl.finish() that starts it.
+// --warm-ms W: before each timed batch (after the yield), calls of the same path back to back for W ms,
+// untimed, then a gl.finish(): whether a GPU kept busy just before a sample ranks the paths as the
+// sweeps' batches do (a GPU idle between the tune's samples may run at lower clocks).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine, type CompactOptions } from '../src/index.js';
@@ -17,7 +20,7 @@ import { sourceOfBuild } from './probe-timing.js';
 
 const { values } = parseArgs({ options: {
   size: { type: 'string', default: '18' }, densities: { type: 'string', default: '0.05,0.1,0.25,0.5' },
-  paths: { type: 'string', default: 'bitmask,histopyramid' }, batches: { type: 'string', default: '1,2,8' }, yield: { type: 'string' }, rounds: { type: 'string', default: '15' }, json: { type: 'string' },
+  paths: { type: 'string', default: 'bitmask,histopyramid' }, batches: { type: 'string', default: '1,2,8' }, yield: { type: 'string' }, 'warm-ms': { type: 'string', default: '0' }, rounds: { type: 'string', default: '15' }, json: { type: 'string' },
 } });
 const fail = (message: string): never => {
   console.error(`single-vs-batch: ${message}`);
@@ -35,12 +38,14 @@ if (!(Number.isInteger(rounds) && rounds >= 1)) fail(`--rounds takes a positive 
 const batches = values.batches.split(',').map(Number);
 if (!batches.every((b) => Number.isInteger(b) && b >= 1 && b <= 256)) fail(`--batches takes calls per batch, 1 to 256; got ${values.batches}`);
 
+const warmMs = Number(values['warm-ms']);
+if (!(Number.isFinite(warmMs) && warmMs >= 0 && warmMs <= 1000)) fail(`--warm-ms takes ms of untimed calls before each batch, 0 to 1000; got ${values['warm-ms']}`);
 if (values.yield !== undefined && !['timeout', 'immediate'].includes(values.yield)) fail(`--yield takes timeout or immediate; got ${values.yield}`);
 const pause = values.yield === 'timeout' ? () => new Promise((resolve) => setTimeout(resolve, 0)) : values.yield === 'immediate' ? () => new Promise((resolve) => setImmediate(resolve)) : undefined;
 const gl = createHeadlessContext();
 const engine = createEngine(gl, { texturePoolBytes: 512 * 2 ** 20 });
 const renderer = headlessRenderer(gl);
-console.log(`renderer: ${renderer}; 2^${log2n} elements, ${rounds} rounds, ms per call in batches of ${batches.join(' / ')}${pause ? `, each after a ${values.yield} yield` : ''}`);
+console.log(`renderer: ${renderer}; 2^${log2n} elements, ${rounds} rounds, ms per call in batches of ${batches.join(' / ')}${pause ? `, each after a ${values.yield} yield` : ''}${warmMs > 0 ? `, then ${warmMs} ms of the path's calls untimed` : ''}`);
 const n = 2 ** log2n;
 const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 7, 2654435761) >>> 0) % 1_000_000);
 const stream = engine.stream(data);
@@ -64,6 +69,11 @@ for (const density of densities) {
       for (const batch of batches) {
         gl.finish();
         if (pause) await pause();
+        if (warmMs > 0) {
+          const from = performance.now();
+          while (performance.now() - from < warmMs) run(path).dispose();
+          gl.finish();
+        }
         const start = performance.now();
         for (let k = 0; k < batch; k++) run(path).dispose();
         gl.finish();
@@ -76,4 +86,4 @@ for (const density of densities) {
   console.log(`${density}  ${paths.map((p) => `${p} ${batches.map((b) => ms[p]![b]!.toFixed(2)).join(' / ')}`).join('   ')}`);
 }
 engine.dispose();
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), log2n, rounds, batches, yield: values.yield ?? 'none', rows }, null, 1)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), log2n, rounds, batches, yield: values.yield ?? 'none', warmMs, rows }, null, 1)}\n`);

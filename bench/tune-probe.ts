@@ -102,15 +102,17 @@ console.log(`cost model (least squares over this tune): ${perPass.toFixed(4)} ms
 // time included, also an upper bound; blocking calls: time on the thread) times
 // the calls made (the first use, the single call (which sized the samples; through glFinish the point's
 // first path's sized them all), `samples` of `calls`, one untimed call before the later samples where
-// there were any, and one more before a second opinion's).
+// there were any, and one more before a second opinion's, whose samples through glFinish hold the
+// calls `secondOpinionCalls` lists).
 const repeats = Number(values.repeats);
 /**
  * The calls the tune made for one point and path: first use, single call, samples, the untimed call
  * before repeats, and one more before a second opinion's samples (more than `repeats` of them).
  */
-const callsMade = (b: { calls: number; samples?: number }) => {
+const callsMade = (b: { calls: number; samples?: number; secondOpinionCalls?: number[] }) => {
   const samples = b.samples ?? repeats;
-  return 2 + b.calls * samples + (samples > 1 ? 1 : 0) + (samples > repeats ? 1 : 0);
+  const longer = b.secondOpinionCalls ?? [];
+  return 2 + b.calls * (samples - longer.length) + longer.reduce((sum, calls) => sum + calls, 0) + (samples > 1 ? 1 : 0) + (samples > repeats ? 1 : 0);
 };
 let gpuMs = 0;
 for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {

@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -794,7 +794,9 @@ export class Engine {
    * through gl.finish(), as in headless-gl: tuning.ts#densitySwitchMargin), it takes the faster one
    * (no read is added for this). A size leaves the built-in default only on a second opinion: the
    * default and the paths chosen over it are sampled again; so does a tuned density where a call would
-   * leave the size's choice (the choice and the faster path, at that density). Before (or without) tuning they
+   * leave the size's choice (the choice and the faster path, at that density). Through gl.finish() a
+   * second opinion's samples are calls back to back for 6 ms (at most 64, within 2^20 elements), not the
+   * one or two calls of a first opinion, mostly a round trip at small sizes on a fast GPU (tuning.ts#TUNE_SAMPLING). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
    * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread
@@ -954,7 +956,7 @@ export class Engine {
      * so a sample of 16 calls was one task of 81 ms), a sample holds at most TUNE_TASK_MS (tuning.ts)
      * of calls, by the longer of a call's issue and submit-to-done times: every task stays within a frame.
      */
-    const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, pointBatch?: number) => {
+    const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, elements: number, pointBatch?: number) => {
       const first = run(); // first use: fills the pool
       const stats = first.stats ?? this.lastScanStats!;
       (profile.work[point] ??= {})[path] = { passes: stats.passes, fragments: stats.fragments, lineFragments: stats.lineFragmentsAtMost };
@@ -975,7 +977,7 @@ export class Engine {
       const batch = pointBatch ?? batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: fenceFloor });
       (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       const times: number[] = [];
-      const sample = async (): Promise<void> => {
+      const sample = async (secondOpinion = false): Promise<void> => {
         await nextTask();
         this.#assertAlive('tune()');
         const start = performance.now();
@@ -983,6 +985,18 @@ export class Engine {
         // pool for the next call (GL runs the queued passes in order, so reuse is safe).
         const record = profile.sampling!.batches[point]![path]!;
         record.samples = (record.samples ?? 0) + 1;
+        if (secondOpinion && finishTimed) {
+          // Calls back to back for a while, not a lone call's round trip (tuning.ts#TUNE_SAMPLING).
+          let calls = 0;
+          do {
+            run().dispose();
+            calls++;
+          } while (secondOpinionContinues(calls, batch, performance.now() - start, elements));
+          await this.#gpuDone('tune()');
+          (record.secondOpinionCalls ??= []).push(calls);
+          times.push(wallSampleMs(performance.now() - start, calls, clockTick));
+          return;
+        }
         if (blockingCalls) {
           // Until the work is done, not until the calls return (tuning.ts#blockingSampleMs).
           for (let k = 0; k < batch; k++) run().dispose();
@@ -1032,7 +1046,7 @@ export class Engine {
         const fresh: number[] = [];
         await rewarm();
         while (fresh.length < repeats) {
-          await sample();
+          await sample(true);
           fresh.push(times.pop()!);
         }
         confirmed = Math.min(first, middle(fresh));
@@ -1049,12 +1063,12 @@ export class Engine {
      * the tune's calls 599 ms of GPU time, 189 of them at 2^20, bench/tune-probe.ts --gpu-time).
      */
     const samplersAt = new Map<string, Map<string, Sampler>>();
-    const timeAll = async (runs: ReadonlyArray<readonly [string, () => { dispose(): void; stats?: PassStats }]>, point: string, sets: ReadonlyArray<readonly string[]>): Promise<Record<string, number>> => {
+    const timeAll = async (runs: ReadonlyArray<readonly [string, () => { dispose(): void; stats?: PassStats }]>, point: string, elements: number, sets: ReadonlyArray<readonly string[]>): Promise<Record<string, number>> => {
       const samplers = new Map<string, Sampler>();
       samplersAt.set(point, samplers);
       let pointBatch: number | undefined;
       for (const [path, run] of runs) {
-        const s = await sampler(run, point, path, pointBatch);
+        const s = await sampler(run, point, path, elements, pointBatch);
         // Equal batches per point where a sample's fixed cost is not GPU work of the calls: through
         // glFinish (see sampler), and by fence where calls do not block, whose samples have the
         // fence's own wait taken off: an estimate (Firefox + llvmpipe: 5 ms, give or take
@@ -1104,7 +1118,7 @@ export class Engine {
         for (const density of densities) {
           const keep = { lessEqual: Math.round(density * 1_000_000) - 1 };
           const runs = compactCandidates.map(({ path }) => [path, () => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions)] as const);
-          const times = await timeAll(runs, `${key}/${density}`, compactionSets);
+          const times = await timeAll(runs, `${key}/${density}`, stream.length, compactionSets);
           profile.timings[`${key}/${density}`] = times;
           progress(n, density);
         }
@@ -1184,7 +1198,7 @@ export class Engine {
         profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
         const scanPoint = `${key}/scan`;
-        profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, [scanCandidates]);
+        profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, stream.length, [scanCandidates]);
         const defaultScanHere = defaultScan(undefined);
         const chooseScan = () => {
           const scanTimes = profile.timings[scanPoint] as Record<ScanAlgorithm, number>;

@@ -122,6 +122,12 @@ export interface TuneBatch {
    * samples (its targets back in the pool).
    */
   samples?: number;
+  /**
+   * Through glFinish (headless-gl), the calls of each second-opinion sample, where they are issued
+   * back to back until they have held the thread TUNE_SAMPLING.secondOpinionMs (secondOpinionContinues);
+   * absent where the path had no second opinion, or its samples were `calls` long.
+   */
+  secondOpinionCalls?: number[];
 }
 
 /** engine.tune()'s sizes when none are given. */
@@ -392,8 +398,28 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
  * tune costs (H100 egl, the default tune's calls: 634 ms of GPU time with 2 ms samples, 161 with 0.5:
  * bench/tune-probe.ts --gpu-time). Calls that block the thread (WebKitGTK) take as many as fit in 12 ms
  * instead. Mutable for bench/tune-probe.ts --sample-ms and bench/tuned-sweep.ts --sample-ms.
+ *
+ * Timed through glFinish (headless-gl), a second opinion's sample issues calls back to back until they
+ * have held the thread `secondOpinionMs`, while one more keeps it within `secondOpinionElements` stream
+ * elements (the GPU time a contested class costs at large sizes), at most `secondOpinionMaxCalls`, at
+ * least the first opinion's batch (secondOpinionContinues). The first opinion's samples, sized by a lone
+ * call, are one or two calls at the small sizes on a fast GPU, mostly a lone call's round trip: on the
+ * H200 at 2^11-2^14, 0.2-0.6 ms per call against 0.1-0.3 in batches of 64, which run the bitmask up to
+ * 1.4x faster than the HistoPyramid there; one or two calls rank them by turns. Tunes on the H200
+ * (bench/tune-repeat.ts, sizes 2^10-2^16, every path then timed in batches of 64), within 1.15 at every
+ * class: with second opinions of the first opinion's batch 12 of 24 (20 of 96 classes left the bitmask
+ * for the HistoPyramid); of calls for 2 ms (at most 16) 27 of 48; for 6 ms (at most 64; half of
+ * them within 2^20 elements, as shipped) 48 of 48, for 12 ms 24 of 24, none leaving the bitmask (docs/performance.md, "Second opinions of calls back to
+ * back"). A second opinion is asked only where a
+ * choice would leave the default or a density would leave the class's choice, so only the samples a
+ * choice rests on are the longer ones. Mutable for bench/tune-repeat.ts --second-opinion-ms / --second-opinion-calls.
  */
-export const TUNE_SAMPLING: { sampleMs: number } = { sampleMs: 0.5 };
+export const TUNE_SAMPLING: { sampleMs: number; secondOpinionMs: number; secondOpinionMaxCalls: number; secondOpinionElements: number } = {
+  sampleMs: 0.5,
+  secondOpinionMs: 6,
+  secondOpinionMaxCalls: 64,
+  secondOpinionElements: 2 ** 20,
+};
 
 /**
  * tune()'s test data: made for at most `sliceMs` of a task, uploaded `uploadElements` elements (whole
@@ -451,6 +477,19 @@ export function blockingSampleMs(sample: { onThreadMs: number; doneMs: number },
  */
 export function wallSampleMs(elapsedMs: number, calls: number, clockTickMs: number): number {
   return Math.max(elapsedMs, clockTickMs) / calls;
+}
+
+/**
+ * Whether a second opinion's sample through glFinish issues another call, after `calls` calls of
+ * `elements` stream elements each that have held the thread `issuedMs` since the sample began: until
+ * they have held it TUNE_SAMPLING.secondOpinionMs, while one more keeps the sample within
+ * TUNE_SAMPLING.secondOpinionElements elements, at most TUNE_SAMPLING.secondOpinionMaxCalls, and never
+ * fewer than `firstBatch` (the calls of the path's first-opinion samples).
+ */
+export function secondOpinionContinues(calls: number, firstBatch: number, issuedMs: number, elements: number): boolean {
+  if (calls < firstBatch) return true;
+  const { secondOpinionMs, secondOpinionMaxCalls, secondOpinionElements } = TUNE_SAMPLING;
+  return calls < secondOpinionMaxCalls && issuedMs < secondOpinionMs && (calls + 1) * elements <= secondOpinionElements;
 }
 
 /** tune(): a path this many times slower than the fastest after one sample is not sampled again (see pathsToResample). */

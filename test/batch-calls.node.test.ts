@@ -3,7 +3,7 @@
 // the 0.5 ms sample), which cannot tell one rule from another; here each rule meets a case that only
 // it decides. The figures are of the kinds measured (docs/performance.md, issue 20).
 import { expect, it } from 'vitest';
-import { batchCalls, blockingSampleMs, MAX_BATCH_CALLS, TUNE_SAMPLING, TUNE_TASK_MS, wallSampleMs } from '../src/tuning.js';
+import { batchCalls, blockingSampleMs, MAX_BATCH_CALLS, secondOpinionContinues, TUNE_SAMPLING, TUNE_TASK_MS, wallSampleMs } from '../src/tuning.js';
 
 const free = { blocking: false, fenceFloorMs: 0 };
 
@@ -71,4 +71,25 @@ it('a sample timed by the clock reads at least one clock tick over its calls', (
   expect(wallSampleMs(0.3, 1, 0.001)).toBe(0.3);
   // The blocking form takes the same floor.
   expect(blockingSampleMs({ onThreadMs: 0, doneMs: 3 }, 4, 2, 1)).toBe(0.5);
+});
+
+it('a second opinion through glFinish issues calls for 6 ms, within 2^20 elements, at least the first batch, at most 64', () => {
+  expect(TUNE_SAMPLING).toMatchObject({ secondOpinionMs: 6, secondOpinionMaxCalls: 64, secondOpinionElements: 2 ** 20 });
+  const small = 2 ** 11;
+  // The H200 at 2^11: 0.15 ms calls back to back, first-opinion samples of 2: on to 6 ms of them.
+  expect(secondOpinionContinues(2, 2, 0.3, small)).toBe(true);
+  expect(secondOpinionContinues(39, 2, 5.9, small)).toBe(true);
+  expect(secondOpinionContinues(40, 2, 6.05, small)).toBe(false);
+  // Never fewer calls than the first opinion's samples held, however long they took or however large.
+  expect(secondOpinionContinues(1, 2, 50, 2 ** 22)).toBe(true);
+  expect(secondOpinionContinues(2, 2, 50, small)).toBe(false);
+  // At most 2^20 elements of calls: 16 at 2^16, 4 at 2^18, one at 2^20 (the first opinion's batch).
+  expect(secondOpinionContinues(15, 1, 1, 2 ** 16)).toBe(true);
+  expect(secondOpinionContinues(16, 1, 1, 2 ** 16)).toBe(false);
+  expect(secondOpinionContinues(3, 1, 1, 2 ** 18)).toBe(true);
+  expect(secondOpinionContinues(4, 1, 1, 2 ** 18)).toBe(false);
+  expect(secondOpinionContinues(1, 1, 0.1, 2 ** 20)).toBe(false);
+  // At most 64 calls (calls that return at once: a clock that barely moves).
+  expect(secondOpinionContinues(63, 1, 0, 16)).toBe(true);
+  expect(secondOpinionContinues(64, 1, 0, 16)).toBe(false);
 });
