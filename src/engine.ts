@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, densitySwitchMargin, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, densitySwitchMargin, DROP_AFTER_FIRST, DROP_AFTER_FIRST_THROUGH_FINISH, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -1058,7 +1058,7 @@ export class Engine {
     /**
      * Median ms per call of each of `runs` (by path): every path sampled once, then only those that
      * could still be chosen (tuning.ts#pathsToResample: not twice as slow as the fastest of its
-     * candidate sets by both its first sample and its single call) sampled `repeats - 1` more times;
+     * candidate sets by both its first sample and its single call, 1.5 times through glFinish) sampled `repeats - 1` more times;
      * the others keep their first sample. Their repeats were most of a tune's GPU time (H200 egl:
      * the tune's calls 599 ms of GPU time, 189 of them at 2^20, bench/tune-probe.ts --gpu-time).
      */
@@ -1081,7 +1081,7 @@ export class Engine {
         samplers.set(path, s);
       }
       const entries = [...samplers];
-      const again = repeats > 1 ? pathsToResample(Object.fromEntries(entries.map(([path, s]) => [path, s.median()])), Object.fromEntries(entries.map(([path, s]) => [path, s.one])), sets) : new Set<string>();
+      const again = repeats > 1 ? pathsToResample(Object.fromEntries(entries.map(([path, s]) => [path, s.median()])), Object.fromEntries(entries.map(([path, s]) => [path, s.one])), sets, finishTimed ? DROP_AFTER_FIRST_THROUGH_FINISH : DROP_AFTER_FIRST) : new Set<string>();
       for (const [path, s] of entries) if (again.has(path)) await s.complete();
       return Object.fromEntries(entries.map(([path, s]) => [path, s.median()]));
     };

@@ -114,8 +114,9 @@ export interface TuneBatch {
    */
   issueMs?: number;
   /**
-   * Samples taken: `repeats`, or 1 where the path was at least twice as slow as the fastest of its
-   * candidate sets by its first sample and by its single call (`pathsToResample`; not sampled again
+   * Samples taken: `repeats`, or 1 where the path was at least twice as slow (1.5 times through
+   * glFinish) as the fastest of its candidate sets by its first sample and by its single call
+   * (`pathsToResample`; not sampled again
    * unless a choice rests on it), or 2 × `repeats` where the path was sampled a second time
    * (`secondOpinion`: the default and the paths chosen over it, even where the class then came back to
    * the default; `densitySwitches`: at a density where a call would leave the class's choice). A path sampled again is called once more, untimed, before its later
@@ -494,6 +495,14 @@ export function secondOpinionContinues(calls: number, firstBatch: number, issued
 
 /** tune(): a path this many times slower than the fastest after one sample is not sampled again (see pathsToResample). */
 export const DROP_AFTER_FIRST = 2;
+/**
+ * tune(), timed through glFinish (headless-gl): DROP_AFTER_FIRST there. Such samples read a
+ * microsecond clock with no fence floor taken off, and the H200's tune must keep within 200 ms of GPU
+ * time with the longer second opinions (TUNE_SAMPLING): at 1.5 its 2^18-2^20 classes sample the paths
+ * 1.5-4x slower than the bitmask once (~31 ms of the default tune's 198.8 with second opinions at three
+ * points, bench/results/issue-20/tune-h200-egl-2026-11-28-twentysecond-final.json).
+ */
+export const DROP_AFTER_FIRST_THROUGH_FINISH = 1.5;
 /** tune(): a single call timed at or below this (ms) is the clamp, not a measurement. */
 export const SINGLE_CALL_CLAMP_MS = 0.01;
 /**
@@ -505,7 +514,7 @@ export const SINGLE_CALL_INFORMATIVE_MS = 10 * SINGLE_CALL_CLAMP_MS;
 
 /**
  * Which paths of one point tune() samples again after one sample each: all but those at least
- * DROP_AFTER_FIRST times slower than the fastest of every candidate set they belong to (e.g. all
+ * `dropAfter` times slower than the fastest of every candidate set they belong to (e.g. all
  * compaction paths, and the order-keeping ones: `keep` chooses among those alone), by their first
  * sample and by their single call too (two measurements, so one spike does not drop the fastest).
  * The fastest of each set by its first sample always stays, and nothing is dropped where the fastest
@@ -515,8 +524,9 @@ export const SINGLE_CALL_INFORMATIVE_MS = 10 * SINGLE_CALL_CLAMP_MS;
  * @param first - ms per call of each path's first sample.
  * @param single - ms of each path's single call (its submit-to-done less the fence floor).
  * @param sets - the candidate sets the choices are made among (each a list of paths).
+ * @param dropAfter - DROP_AFTER_FIRST, or DROP_AFTER_FIRST_THROUGH_FINISH where samples are timed through glFinish.
  */
-export function pathsToResample(first: Record<string, number>, single: Record<string, number>, sets: ReadonlyArray<readonly string[]>): Set<string> {
+export function pathsToResample(first: Record<string, number>, single: Record<string, number>, sets: ReadonlyArray<readonly string[]>, dropAfter = DROP_AFTER_FIRST): Set<string> {
   const paths = Object.keys(first);
   const again = new Set<string>();
   for (const set of sets) {
@@ -527,7 +537,7 @@ export function pathsToResample(first: Record<string, number>, single: Record<st
     const fastestOne = Math.min(...members.map((path) => single[path]!));
     const informative = fastestFirst > 0 && fastestOne >= SINGLE_CALL_INFORMATIVE_MS;
     for (const path of members) {
-      const outpaced = informative && first[path]! >= DROP_AFTER_FIRST * fastestFirst && single[path]! >= DROP_AFTER_FIRST * fastestOne;
+      const outpaced = informative && first[path]! >= dropAfter * fastestFirst && single[path]! >= dropAfter * fastestOne;
       if (path === leader || !outpaced) again.add(path);
     }
   }

@@ -1,7 +1,7 @@
 // tuning.ts#pathsToResample: which paths tune() samples again after one sample each. The figures are
 // of the kind the H200's tune measured (docs/performance.md, issue 20: 2^20 at 50 % kept, ms per call).
 import { expect, it } from 'vitest';
-import { DROP_AFTER_FIRST, pathsToResample, SINGLE_CALL_CLAMP_MS, SINGLE_CALL_INFORMATIVE_MS } from '../src/tuning.js';
+import { DROP_AFTER_FIRST, DROP_AFTER_FIRST_THROUGH_FINISH, pathsToResample, SINGLE_CALL_CLAMP_MS, SINGLE_CALL_INFORMATIVE_MS } from '../src/tuning.js';
 
 const all = ['bitmask', 'horn', 'horn-global', 'histopyramid', 'jumping-jack', 'hybrid'];
 const ordered = ['bitmask', 'horn', 'horn-global', 'histopyramid'];
@@ -13,6 +13,16 @@ it('drops a path twice as slow as the fastest by its first sample and by its sin
   // Horn, global Horn and the HistoPyramid are 3.3-7x the bitmask by both: one sample each.
   expect([...pathsToResample(first, single, sets)].sort()).toEqual(['bitmask', 'hybrid', 'jumping-jack']);
   expect(DROP_AFTER_FIRST).toBe(2);
+});
+
+it('through glFinish, drops a path 1.5 times as slow by both (the H200 at 2^20: the GPU-time budget)', () => {
+  expect(DROP_AFTER_FIRST_THROUGH_FINISH).toBe(1.5);
+  // Of the kind the H200's tune reads at 2^20, 50 % kept (ms per call): all but the hybrid (1.42x by its first sample) 1.5x the bitmask or more by both.
+  const first = { bitmask: 0.74, horn: 1.27, 'horn-global': 1.32, histopyramid: 1.45, 'jumping-jack': 1.31, hybrid: 1.05 };
+  const single = { bitmask: 0.73, horn: 1.4, 'horn-global': 1.4, histopyramid: 1.55, 'jumping-jack': 1.31, hybrid: 1.31 };
+  expect([...pathsToResample(first, single, sets, DROP_AFTER_FIRST_THROUGH_FINISH)].sort()).toEqual(['bitmask', 'hybrid']);
+  // By the default rule all are within 2x: every path is sampled again.
+  expect(pathsToResample(first, single, sets).size).toBe(all.length);
 });
 
 it('keeps a path whose single call says it may be close (one spike is not enough)', () => {
