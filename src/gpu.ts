@@ -106,6 +106,15 @@ export class Gpu {
     this.programs = new ProgramCache(gl, this.tracker, this.state);
     this.maxTextureSize = options.maxTextureSize;
     this.pool = new TexturePool(gl, this.tracker, options.poolBytes, options.maxTextureSize);
+    // Debug mode says once when calls outgrow the pool: each such call then pays a clear of every
+    // target it takes, which nothing else shows (results stay exact, only slower).
+    let told = false;
+    this.pool.onReallocate = (bytes, budgetBytes) => {
+      if (!this.debug || told) return;
+      told = true;
+      const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+      console.warn(`glcompact (debug): a ${mib(bytes)} texture the pool had freed to stay within texturePoolBytes (${mib(budgetBytes)}) was allocated again: calls this large allocate their textures anew each time (an H200 compacted 2^24 elements in 54-80 ms a call with the default 64 MiB, 3.7 ms with 1 GiB). Raise createEngine's texturePoolBytes above the calls' working set, and call engine.trim() when done with them. (Said once per engine.)`);
+    };
     // A failure here must leave nothing on the context: no object, and the guard's interceptors
     // removed (the engine that would dispose them never comes to be).
     let vertexArray: WebGLVertexArrayObject | undefined;

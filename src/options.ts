@@ -17,13 +17,15 @@ export interface EngineOptions {
    * 2^24 elements in 3.7 ms a call with a 1 GiB pool, in 54-80 ms with 64 MiB); 0 disables it.
    * Texture heights are rounded up to size classes (at most 25 % more), so streams whose length
    * changes every frame reuse the same few textures. Raise it for streams of 2^22 elements and more
-   * (a 2^24-element R32UI target alone is 64 MiB; a compaction of one uses several).
+   * (a 2^24-element R32UI target alone is 64 MiB; a compaction of one uses several): with `debug`,
+   * the engine warns once when a call allocates again a texture the pool had to free.
    * `engine.trim()` frees the idle textures at any time.
    */
   texturePoolBytes?: number | undefined;
   /**
    * Check every draw: GL errors, framebuffer completeness, and that every uniform the engine sets
-   * exists in the pass's shaders. Slow (getError stalls the pipeline); for development. Default false.
+   * exists in the pass's shaders; and warn once (console.warn) when calls outgrow the texture pool
+   * (texturePoolBytes). Slow (getError stalls the pipeline); for development. Default false.
    */
   debug?: boolean | undefined;
   /**

@@ -14,6 +14,16 @@ export class TexturePool implements TargetRecycler {
   /** Targets handed out again from the idle ones, and targets made new (bench/pool-probe.ts). */
   hits = 0;
   misses = 0;
+  /**
+   * Targets of a kind the pool had freed to keep within its budget, made again: each such target
+   * costs a clear of its memory that a larger pool would have saved (an H200 compacted 2^24 elements
+   * in 54-80 ms a call with the default 64 MiB pool, 3.7 ms with 1 GiB: docs/performance.md).
+   */
+  reallocations = 0;
+  /** Told of each reallocation (the engine warns once in debug mode: gpu.ts). */
+  onReallocate: ((bytes: number, budgetBytes: number) => void) | undefined;
+  /** Kinds (pool keys) of the targets freed to keep within the budget. */
+  private readonly freedForBudget = new Set<string>();
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -43,32 +53,42 @@ export class TexturePool implements TargetRecycler {
       return target.reuse(height);
     }
     this.misses++;
-    return new RenderTarget(this.gl, this.tracker, width, allocated, format, layers, this, companion).reuse(height);
+    const made = new RenderTarget(this.gl, this.tracker, width, allocated, format, layers, this, companion).reuse(height);
+    if (this.freedForBudget.has(key(width, allocated, format, layers, companion))) {
+      this.reallocations++;
+      this.onReallocate?.(made.bytes, this.budgetBytes);
+    }
+    return made;
   }
 
   recycle(target: RenderTarget): void {
-    if (target.bytes > this.budgetBytes) return target.destroy();
     const k = key(target.width, target.allocatedHeight, target.format, target.layers, target.companionFormat);
+    if (target.bytes > this.budgetBytes) {
+      this.freedForBudget.add(k);
+      return target.destroy();
+    }
     let list = this.idle.get(k);
     if (!list) this.idle.set(k, (list = []));
     list.push(target);
     this.order.push(target);
     this.idleBytes += target.bytes;
-    while (this.idleBytes > this.budgetBytes) this.evict(this.order[0]);
+    while (this.idleBytes > this.budgetBytes) this.evict(this.order[0]!, true);
   }
 
-  /** Deletes every idle target. */
+  /** Deletes every idle target (the app's choice: what is made again after it is no reallocation). */
   trim(): void {
-    while (this.order.length > 0) this.evict(this.order[0]);
+    while (this.order.length > 0) this.evict(this.order[0]!, false);
   }
 
   get idleTextureBytes(): number {
     return this.idleBytes;
   }
 
-  private evict(target: RenderTarget): void {
+  private evict(target: RenderTarget, forBudget: boolean): void {
     this.order.shift();
-    const list = this.idle.get(key(target.width, target.allocatedHeight, target.format, target.layers, target.companionFormat))!;
+    const k = key(target.width, target.allocatedHeight, target.format, target.layers, target.companionFormat);
+    if (forBudget) this.freedForBudget.add(k);
+    const list = this.idle.get(k)!;
     list.splice(list.indexOf(target), 1);
     this.idleBytes -= target.bytes;
     target.destroy();

@@ -2,7 +2,7 @@
 // miss the pool almost every time for its larger targets (one texture per height: 1,318 idle textures,
 // the pool full at its budget). Heights are now rounded up to size classes, so frames of nearby lengths
 // share textures. A functional test of reuse (hits and idle bytes), not a timing test.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { gpuOf } from '../src/internal.js';
 import { texelFormats } from '../src/texel-format.js';
@@ -87,5 +87,55 @@ describe('texture pool', () => {
       counter.restore();
       engine.dispose();
     }
+  });
+
+  it('counts the targets made again after the pool freed them for its budget; debug mode warns once, naming texturePoolBytes', async () => {
+    const { gl } = await testContext();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const data = Uint32Array.from({ length: 2 ** 18 }, (_, i) => Math.imul(i, 2654435761) >>> 0);
+    const want = data.filter((v) => v % 3 === 0).length;
+    const compactTwice = async (options: Parameters<typeof createEngine>[1]) => {
+      const engine = createEngine(gl, options);
+      const stream = engine.stream(data);
+      for (let call = 0; call < 2; call++) {
+        const kept = engine.compact(stream, { keep: { glsl: 'return value.x % 3u == 0u;' } });
+        expect(await kept.count()).toBe(want);
+        kept.dispose();
+      }
+      const { reallocations } = gpuOf(engine).pool;
+      stream.dispose();
+      engine.dispose();
+      return reallocations;
+    };
+    try {
+      // 2^18 elements: 1 MiB R32UI targets, more than a 512 KiB pool holds: the second call makes
+      // again what the first gave back (and a call's later passes what its earlier ones gave back).
+      expect(await compactTwice({ texturePoolBytes: 2 ** 19, debug: true })).toBeGreaterThan(0);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/texturePoolBytes \(0\.5 MiB\)/);
+      // Without debug mode the count still moves, and nothing is said.
+      warn.mockClear();
+      expect(await compactTwice({ texturePoolBytes: 2 ** 19 })).toBeGreaterThan(0);
+      expect(warn).not.toHaveBeenCalled();
+      // The default pool holds these calls: nothing made again, nothing said.
+      expect(await compactTwice({ debug: true })).toBe(0);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('trim() frees what the app chose to free: targets made after it are no reallocation', async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const stream = engine.stream(new Uint32Array(2 ** 16));
+    for (let call = 0; call < 2; call++) {
+      engine.scan(stream).dispose();
+      engine.trim();
+    }
+    expect(gpuOf(engine).pool.misses).toBeGreaterThan(0);
+    expect(gpuOf(engine).pool.reallocations).toBe(0);
+    stream.dispose();
+    engine.dispose();
   });
 });
