@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { optionsForPath, sizeClass, TUNE_DEFAULT_SIZES, TUNE_SAMPLING } from '../src/tuning.js';
+import { DROP_AFTER_FIRST_THROUGH_FINISH, optionsForPath, sizeClass, TUNE_DEFAULT_SIZES, TUNE_SAMPLING } from '../src/tuning.js';
 import type { CompactOptions, ScanAlgorithm } from '../src/index.js';
 import { sourceOfBuild } from './probe-timing.js';
 
@@ -215,6 +215,6 @@ if (values['gpu-time']) {
   const bound = gpuTimeRows.filter((r) => r.issueBound).length;
   console.log(`GPU time of the tune's calls (measured behind a long GPU task): ${gpuTimeTotal.toFixed(1)} ms; per size class ${[...bySize].map(([k, ms]) => `${k}: ${ms.toFixed(1)}`).join(', ')}; ${bound} of ${gpuTimeRows.length} points issue-bound (upper bounds)`);
 }
-const result = { renderer, source: sourceOfBuild, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, wallMs, gpuMsEstimate: gpuMs, gpuTime: values['gpu-time'] ? { totalMs: gpuTimeTotal, rows: gpuTimeRows } : undefined, longestGapMs: longestGap, model, profile, rows };
+const result = { renderer, source: sourceOfBuild, date: new Date().toISOString(), sampleMs: TUNE_SAMPLING.sampleMs, tuneSampling: { ...TUNE_SAMPLING, dropAfterFirstThroughFinish: DROP_AFTER_FIRST_THROUGH_FINISH }, wallMs, gpuMsEstimate: gpuMs, gpuTime: values['gpu-time'] ? { totalMs: gpuTimeTotal, rows: gpuTimeRows } : undefined, longestGapMs: longestGap, model, profile, rows };
 if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 1)}\n`);
 engine.dispose();

@@ -7,14 +7,14 @@
 // (bench/tuned-sweep.ts) tells one draw of the tune; this tells how often a tune draws badly.
 // Usage: node bench/build-bundle.mjs tune-repeat && bash scripts/with-display.sh node bench/tmp/tune-repeat.mjs
 //          [--tunes 12] [--sizes 10,12,14] [--batch 64] [--rounds 7] [--seed 20] [--json FILE]
-//          [--second-opinion-ms 2] [--second-opinion-calls 16]
+//          [--second-opinion-ms 6] [--second-opinion-calls 64]
 // --second-opinion-ms / --second-opinion-calls: the tune's second-opinion samples through glFinish, calls back
 // to back until they have held the thread this long, at most this many (src/tuning.ts TUNE_SAMPLING), to compare.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine, type CompactOptions, type TuningProfile } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { compactCandidates, optionsForPath, TUNE_SAMPLING } from '../src/tuning.js';
+import { compactCandidates, DROP_AFTER_FIRST_THROUGH_FINISH, optionsForPath, sizeClass, TUNE_SAMPLING } from '../src/tuning.js';
 import { random, shuffler } from './lib/seeded-order.js';
 import { sourceOfBuild } from './probe-timing.js';
 
@@ -64,7 +64,7 @@ const points = Object.keys(profiles[0]!.timings).filter((point) => !point.endsWi
 const lengthOf = new Map<string, number>();
 for (const n of sizes) {
   const stream = engine.stream(new Uint32Array(n));
-  lengthOf.set(String(Math.round(Math.log2(stream.layout.capacity))), n); // tuning.ts#sizeClass
+  lengthOf.set(String(sizeClass(stream.layout.capacity)), n);
   stream.dispose();
 }
 const paths = compactCandidates.map((c) => c.path);
@@ -119,4 +119,4 @@ for (const key of classes) {
 const allWithin = outcomes.filter((o) => Object.values(o).every((c) => c.keepWorst <= 1.15 && c.anyWorst <= 1.15)).length;
 console.log(`tunes within 1.15 at every class, keep and any: ${allWithin} of ${tunes}`);
 engine.dispose();
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), tunes, sizes, batch, rounds, seed, sampling: { ...TUNE_SAMPLING }, reference, outcomes, profiles }, null, 1)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ renderer, source: sourceOfBuild, date: new Date().toISOString(), tunes, sizes, batch, rounds, seed, sampling: { ...TUNE_SAMPLING, dropAfterFirstThroughFinish: DROP_AFTER_FIRST_THROUGH_FINISH }, reference, outcomes, profiles }, null, 1)}\n`);

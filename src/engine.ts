@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, densitySwitchMargin, DROP_AFTER_FIRST, DROP_AFTER_FIRST_THROUGH_FINISH, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -951,11 +951,14 @@ export class Engine {
      * samples, after which `median()` gives the lower of the two medians) and `median()` (ms per call of those taken: GPU time
      * by timer query, else submit-to-done, waited for by fence less the fence's own wait or by
      * glFinish). A sample is a batch of back-to-back calls (as an app makes them) long enough to be
-     * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls), one batch per task.
+     * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls; through
+     * glFinish a second opinion's calls back to back for longer, TUNE_SAMPLING), one batch per task.
      * Where the calls block the thread (WebKitGTK: its GL calls return when most of the work is done,
      * so a sample of 16 calls was one task of 81 ms), a sample holds at most TUNE_TASK_MS (tuning.ts)
      * of calls, by the longer of a call's issue and submit-to-done times: every task stays within a frame.
      */
+    /** Through glFinish, the calls of each point's second-opinion samples (set by the point's first one). */
+    const secondOpinionBatches = new Map<string, number>();
     const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, elements: number, pointBatch?: number) => {
       const first = run(); // first use: fills the pool
       const stats = first.stats ?? this.lastScanStats!;
@@ -977,7 +980,7 @@ export class Engine {
       const batch = pointBatch ?? batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: fenceFloor });
       (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       const times: number[] = [];
-      const sample = async (secondOpinion = false): Promise<void> => {
+      const sample = async (backToBack = false): Promise<void> => {
         await nextTask();
         this.#assertAlive('tune()');
         const start = performance.now();
@@ -985,13 +988,22 @@ export class Engine {
         // pool for the next call (GL runs the queued passes in order, so reuse is safe).
         const record = profile.sampling!.batches[point]![path]!;
         record.samples = (record.samples ?? 0) + 1;
-        if (secondOpinion && finishTimed) {
+        if (backToBack && finishTimed) {
           // Calls back to back for a while, not a lone call's round trip (tuning.ts#TUNE_SAMPLING).
+          // The point's first such sample sets how many; every later one at the point (every path,
+          // the class's and the density's second opinions alike) makes as many, so the round trip's
+          // share of a call is the same for the paths compared, as the first opinions' pointBatch.
+          const equal = secondOpinionBatches.get(point);
           let calls = 0;
-          do {
-            run().dispose();
-            calls++;
-          } while (secondOpinionContinues(calls, batch, performance.now() - start, elements));
+          if (equal !== undefined) {
+            for (; calls < equal; calls++) run().dispose();
+          } else {
+            do {
+              run().dispose();
+              calls++;
+            } while (secondOpinionContinues(calls, batch, performance.now() - start, elements));
+            secondOpinionBatches.set(point, calls);
+          }
           await this.#gpuDone('tune()');
           (record.secondOpinionCalls ??= []).push(calls);
           times.push(wallSampleMs(performance.now() - start, calls, clockTick));
@@ -1081,7 +1093,7 @@ export class Engine {
         samplers.set(path, s);
       }
       const entries = [...samplers];
-      const again = repeats > 1 ? pathsToResample(Object.fromEntries(entries.map(([path, s]) => [path, s.median()])), Object.fromEntries(entries.map(([path, s]) => [path, s.one])), sets, finishTimed ? DROP_AFTER_FIRST_THROUGH_FINISH : DROP_AFTER_FIRST) : new Set<string>();
+      const again = repeats > 1 ? pathsToResample(Object.fromEntries(entries.map(([path, s]) => [path, s.median()])), Object.fromEntries(entries.map(([path, s]) => [path, s.one])), sets, dropAfterFirst(profile.sampling!.timer)) : new Set<string>();
       for (const [path, s] of entries) if (again.has(path)) await s.complete();
       return Object.fromEntries(entries.map(([path, s]) => [path, s.median()]));
     };
@@ -1118,7 +1130,7 @@ export class Engine {
         for (const density of densities) {
           const keep = { lessEqual: Math.round(density * 1_000_000) - 1 };
           const runs = compactCandidates.map(({ path }) => [path, () => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions)] as const);
-          const times = await timeAll(runs, `${key}/${density}`, stream.length, compactionSets);
+          const times = await timeAll(runs, `${key}/${density}`, n, compactionSets);
           profile.timings[`${key}/${density}`] = times;
           progress(n, density);
         }
@@ -1198,7 +1210,7 @@ export class Engine {
         profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
         profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
         const scanPoint = `${key}/scan`;
-        profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, stream.length, [scanCandidates]);
+        profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, n, [scanCandidates]);
         const defaultScanHere = defaultScan(undefined);
         const chooseScan = () => {
           const scanTimes = profile.timings[scanPoint] as Record<ScanAlgorithm, number>;

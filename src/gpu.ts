@@ -113,7 +113,7 @@ export class Gpu {
       if (!this.debug || told) return;
       told = true;
       const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
-      console.warn(`glcompact (debug): a ${mib(bytes)} texture the pool had freed to stay within texturePoolBytes (${mib(budgetBytes)}) was allocated again: calls this large allocate their textures anew each time (an H200 compacted 2^24 elements in 54-80 ms a call with the default 64 MiB, 3.7 ms with 1 GiB). Raise createEngine's texturePoolBytes above the calls' working set, and call engine.trim() when done with them. (Said once per engine.)`);
+      console.warn(`glcompact (debug): a ${mib(bytes)} texture the pool had freed to stay within texturePoolBytes (${mib(budgetBytes)}) was allocated again: the calls' textures outgrow the pool, and each one made again costs a clear of its memory (an H200 compacted 2^24 elements in 54-80 ms a call with the default 64 MiB, 3.7 ms with 1 GiB). Raise createEngine's texturePoolBytes above the calls' working set, and call engine.trim() when done with them. (Said once per engine.)`);
     };
     // A failure here must leave nothing on the context: no object, and the guard's interceptors
     // removed (the engine that would dispose them never comes to be).

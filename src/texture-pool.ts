@@ -22,8 +22,13 @@ export class TexturePool implements TargetRecycler {
   reallocations = 0;
   /** Told of each reallocation (the engine warns once in debug mode: gpu.ts). */
   onReallocate: ((bytes: number, budgetBytes: number) => void) | undefined;
-  /** Kinds (pool keys) of the targets freed to keep within the budget. */
-  private readonly freedForBudget = new Set<string>();
+  /**
+   * Per kind (pool key), targets freed to keep within the budget and not yet made again: each such
+   * free accounts for at most one later reallocation (a working set that grows for the first time
+   * is no reallocation). Emptied by trim(), the app's choice; a pool of 0 bytes (disabled on
+   * purpose) counts nothing.
+   */
+  private readonly freedForBudget = new Map<string, number>();
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -44,7 +49,8 @@ export class TexturePool implements TargetRecycler {
       throw new Error(`internal: a ${width}×${height} texture exceeds the engine's texture limit ${this.maxTextureSize}`);
     }
     const allocated = Math.min(heightClass(height), this.maxTextureSize);
-    const list = this.idle.get(key(width, allocated, format, layers, companion));
+    const k = key(width, allocated, format, layers, companion);
+    const list = this.idle.get(k);
     const target = list?.pop();
     if (target) {
       this.hits++;
@@ -54,7 +60,10 @@ export class TexturePool implements TargetRecycler {
     }
     this.misses++;
     const made = new RenderTarget(this.gl, this.tracker, width, allocated, format, layers, this, companion).reuse(height);
-    if (this.freedForBudget.has(key(width, allocated, format, layers, companion))) {
+    const freed = this.freedForBudget.get(k);
+    if (freed !== undefined) {
+      if (freed > 1) this.freedForBudget.set(k, freed - 1);
+      else this.freedForBudget.delete(k);
       this.reallocations++;
       this.onReallocate?.(made.bytes, this.budgetBytes);
     }
@@ -64,7 +73,7 @@ export class TexturePool implements TargetRecycler {
   recycle(target: RenderTarget): void {
     const k = key(target.width, target.allocatedHeight, target.format, target.layers, target.companionFormat);
     if (target.bytes > this.budgetBytes) {
-      this.freedForBudget.add(k);
+      this.freeForBudget(k);
       return target.destroy();
     }
     let list = this.idle.get(k);
@@ -78,16 +87,21 @@ export class TexturePool implements TargetRecycler {
   /** Deletes every idle target (the app's choice: what is made again after it is no reallocation). */
   trim(): void {
     while (this.order.length > 0) this.evict(this.order[0]!, false);
+    this.freedForBudget.clear();
   }
 
   get idleTextureBytes(): number {
     return this.idleBytes;
   }
 
+  private freeForBudget(k: string): void {
+    if (this.budgetBytes > 0) this.freedForBudget.set(k, (this.freedForBudget.get(k) ?? 0) + 1);
+  }
+
   private evict(target: RenderTarget, forBudget: boolean): void {
     this.order.shift();
     const k = key(target.width, target.allocatedHeight, target.format, target.layers, target.companionFormat);
-    if (forBudget) this.freedForBudget.add(k);
+    if (forBudget) this.freeForBudget(k);
     const list = this.idle.get(k)!;
     list.splice(list.indexOf(target), 1);
     this.idleBytes -= target.bytes;

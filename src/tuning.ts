@@ -124,9 +124,10 @@ export interface TuneBatch {
    */
   samples?: number;
   /**
-   * Through glFinish (headless-gl), the calls of each second-opinion sample, where they are issued
-   * back to back until they have held the thread TUNE_SAMPLING.secondOpinionMs (secondOpinionContinues);
-   * absent where the path had no second opinion, or its samples were `calls` long.
+   * Through glFinish (headless-gl), the calls of each second-opinion sample: issued back to back until
+   * they have held the thread TUNE_SAMPLING.secondOpinionMs (secondOpinionContinues) in the point's first
+   * such sample, as many in every later one at the point. Absent unless timed through glFinish and
+   * asked a second opinion.
    */
   secondOpinionCalls?: number[];
 }
@@ -413,7 +414,10 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
  * them within 2^20 elements, as shipped) 48 of 48, for 12 ms 24 of 24, none leaving the bitmask (docs/performance.md, "Second opinions of calls back to
  * back"). A second opinion is asked only where a
  * choice would leave the default or a density would leave the class's choice, so only the samples a
- * choice rests on are the longer ones. Mutable for bench/tune-repeat.ts --second-opinion-ms / --second-opinion-calls.
+ * choice rests on are the longer ones; every second-opinion sample at a point holds as many calls as
+ * the point's first (engine.ts tune()). The paths not asked keep their first opinions, slower by the
+ * round trip, so a third path takes no choice from the two asked (as before, when the two asked
+ * took the lower of their two medians). Mutable for bench/tune-repeat.ts --second-opinion-ms / --second-opinion-calls.
  */
 export const TUNE_SAMPLING: { sampleMs: number; secondOpinionMs: number; secondOpinionMaxCalls: number; secondOpinionElements: number } = {
   sampleMs: 0.5,
@@ -503,6 +507,11 @@ export const DROP_AFTER_FIRST = 2;
  * points, bench/results/issue-20/tune-h200-egl-2026-11-28-twentysecond-final.json).
  */
 export const DROP_AFTER_FIRST_THROUGH_FINISH = 1.5;
+
+/** The `dropAfter` of pathsToResample for a tune timed by `timer` (TuneSampling.timer). */
+export function dropAfterFirst(timer: TuneSampling['timer']): number {
+  return timer === 'finish' ? DROP_AFTER_FIRST_THROUGH_FINISH : DROP_AFTER_FIRST;
+}
 /** tune(): a single call timed at or below this (ms) is the clamp, not a measurement. */
 export const SINGLE_CALL_CLAMP_MS = 0.01;
 /**

@@ -1,7 +1,7 @@
 // tuning.ts#pathsToResample: which paths tune() samples again after one sample each. The figures are
 // of the kind the H200's tune measured (docs/performance.md, issue 20: 2^20 at 50 % kept, ms per call).
 import { expect, it } from 'vitest';
-import { DROP_AFTER_FIRST, DROP_AFTER_FIRST_THROUGH_FINISH, pathsToResample, SINGLE_CALL_CLAMP_MS, SINGLE_CALL_INFORMATIVE_MS } from '../src/tuning.js';
+import { DROP_AFTER_FIRST, DROP_AFTER_FIRST_THROUGH_FINISH, dropAfterFirst, pathsToResample, SINGLE_CALL_CLAMP_MS, SINGLE_CALL_INFORMATIVE_MS } from '../src/tuning.js';
 
 const all = ['bitmask', 'horn', 'horn-global', 'histopyramid', 'jumping-jack', 'hybrid'];
 const ordered = ['bitmask', 'horn', 'horn-global', 'histopyramid'];
@@ -17,6 +17,8 @@ it('drops a path twice as slow as the fastest by its first sample and by its sin
 
 it('through glFinish, drops a path 1.5 times as slow by both (the H200 at 2^20: the GPU-time budget)', () => {
   expect(DROP_AFTER_FIRST_THROUGH_FINISH).toBe(1.5);
+  // What tune() passes, by how its samples are timed.
+  expect([dropAfterFirst('finish'), dropAfterFirst('fence'), dropAfterFirst('query')]).toEqual([1.5, 2, 2]);
   // Of the kind the H200's tune reads at 2^20, 50 % kept (ms per call): all but the hybrid (1.42x by its first sample) 1.5x the bitmask or more by both.
   const first = { bitmask: 0.74, horn: 1.27, 'horn-global': 1.32, histopyramid: 1.45, 'jumping-jack': 1.31, hybrid: 1.05 };
   const single = { bitmask: 0.73, horn: 1.4, 'horn-global': 1.4, histopyramid: 1.55, 'jumping-jack': 1.31, hybrid: 1.31 };

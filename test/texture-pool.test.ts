@@ -125,6 +125,44 @@ describe('texture pool', () => {
     }
   });
 
+  it('a target evicted for the budget and made again counts once per eviction; trim() forgets; a pool of 0 bytes counts none', async () => {
+    const { gl } = await testContext();
+    const { r32ui, rgba32ui } = texelFormats;
+    const engine = createEngine(gl, { texturePoolBytes: 72 * 1024 });
+    const pool = gpuOf(engine).pool;
+    try {
+      engine.trim(); // the capability probe's targets
+      const before = pool.reallocations;
+      const small = pool.take(64, 64, r32ui);
+      const large = pool.take(64, 64, rgba32ui);
+      expect([small.bytes, large.bytes]).toEqual([16 * 1024, 64 * 1024]);
+      small.free();
+      large.free(); // 80 KiB idle, over 72: the older, small, is evicted for the budget
+      expect(engine.idleTextureBytes).toBe(64 * 1024);
+      const again = pool.take(64, 64, r32ui);
+      expect(pool.reallocations - before, 'made again after its eviction').toBe(1);
+      const another = pool.take(64, 64, r32ui);
+      expect(pool.reallocations - before, 'a second at once: the working set grew, no eviction to answer for').toBe(1);
+      again.free(); // 80 KiB again: the large one, now the oldest, is evicted for the budget
+      another.free();
+      engine.trim(); // the app's choice: what it frees is no reallocation, nor is what was evicted before it
+      pool.take(64, 64, rgba32ui).free();
+      expect(pool.reallocations - before, 'after trim()').toBe(1);
+    } finally {
+      engine.dispose();
+    }
+    const off = createEngine(gl, { texturePoolBytes: 0 }); // the pool disabled on purpose
+    try {
+      const offPool = gpuOf(off).pool;
+      const before = offPool.reallocations;
+      for (let call = 0; call < 3; call++) offPool.take(64, 64, r32ui).free();
+      expect(offPool.misses).toBeGreaterThanOrEqual(3);
+      expect(offPool.reallocations - before).toBe(0);
+    } finally {
+      off.dispose();
+    }
+  });
+
   it('trim() frees what the app chose to free: targets made after it are no reallocation', async () => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
