@@ -790,8 +790,8 @@ export class Engine {
    * `order: 'any'`. A compaction's density is unknown before it runs, so 'auto' takes the path with the
    * smallest worst ratio over the tuned densities until the app reads a count (`result.count()` or
    * `read()`) of the same stream or size class; from then on, where that path was more than 1.15×
-   * slower than another at the tuned density nearest the last one counted (1.35× where the tune timed
-   * through gl.finish(), as in headless-gl: tuning.ts#densitySwitchMargin), it takes the faster one
+   * slower than another at the tuned density nearest the last one counted (tuning.ts#densitySwitchMargin),
+   * it takes the faster one
    * (no read is added for this). A size leaves the built-in default only on a second opinion: the
    * default and the paths chosen over it are sampled again; so does a tuned density where a call would
    * leave the size's choice (the choice and the faster path, at that density). Through gl.finish() a

@@ -36,8 +36,7 @@ export interface TuningProfile {
    * while the density of the call is unknown: the path whose worst ratio to the fastest over the
    * tuned densities is smallest. Once a count of the same stream (or of that size class) has been
    * read, `auto` takes another path where `timings` at the nearest tuned density say this one is
-   * more than 1.15× slower (1.35× where `sampling.timer` is 'finish': densitySwitchMargin;
-   * choiceAtDensity).
+   * more than 1.15× slower (densitySwitchMargin; choiceAtDensity).
    */
   compact: {
     /** For `order: 'keep'` (the default): among the order-keeping paths. */
@@ -253,19 +252,20 @@ export function choiceAtDensity(profile: TuningProfile, order: 'keep' | 'any', c
 
 /**
  * How much faster (a ratio) another path must have been timed at the tuned density nearest a call's
- * for `auto` to leave the size class's choice there (choiceAtDensity): 1.15 (the target ratio) where
- * the tune timed its samples by timer query or fence, 1.35 where it timed them through glFinish
- * (headless-gl). There a sample of calls of 0.25 ms or more holds one or two (TUNE_SAMPLING.sampleMs
- * keeps the tune's GPU time down), a lone call's latency, which can rank two paths otherwise than back-to-back calls do:
- * on the H200 the HistoPyramid read 0.69 ms per call at 2^18 and 90 % kept against the bitmask's 0.81
- * (both sampled twice), and ran at 1.5x the bitmask in the sweep's batches. Replayed over the committed
- * sweeps timed through glFinish (bench/switch-replay.ts), 1.35 took the worst ratio of the H200's six
- * eighth-session runs from 1.00-1.65 to 1.00-1.39 and of the H100's nine from 1.00-1.27 to 1.00-1.25 (an older
- * H100 run, made before the current sampling: 1.27 to 1.48), with llvmpipe's three mixed (1.26 / 1.13 / 1.54 to 1.42 / 1.13 / 1.18); in the browsers 1.15 keeps the
- * switches SwiftShader needs (Jumping Jack where most elements are kept: 1.19 against 1.88 at 1.35).
+ * for `auto` to leave the size class's choice there (choiceAtDensity): 1.15, the target ratio, however
+ * the tune timed its samples. Until 2026-11-28 it was 1.35 where the tune timed through glFinish
+ * (headless-gl), whose first-opinion samples at small sizes are one or two calls, a lone call's latency
+ * that ranked paths otherwise than back-to-back calls (the H200's HistoPyramid at 0.69 ms per call
+ * against the bitmask's 0.81 at 2^18, 90 % kept, 1.5x slower in the sweep's batches). A switch stands
+ * only on a second opinion at the density (densitySwitches), and through glFinish that is now calls
+ * back to back (TUNE_SAMPLING), so the wider margin went: llvmpipe in Node, whose tune read the
+ * HistoPyramid 1.28-1.38x faster than the bitmask at 2^20 and 10 % kept, then ran the bitmask at 1.79-1.88x
+ * the HistoPyramid at 5 % kept; at 1.15, 1.25 at worst (2^18, 5 %), the H200's two sweeps 1.00 by
+ * the path auto ran (docs/performance.md, "Second opinions of calls back to back through glFinish").
+ * The profile's record stays a parameter for profiles of other timing.
  */
-export function densitySwitchMargin(profile: Pick<TuningProfile, 'sampling'>): number {
-  return profile.sampling?.timer === 'finish' ? 1.35 : 1.15;
+export function densitySwitchMargin(_profile: Pick<TuningProfile, 'sampling'>): number {
+  return 1.15;
 }
 
 /**
