@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, DENSITY_SWITCH_MARGIN, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -309,7 +309,7 @@ export class Engine {
       const profile = this.#profile;
       if (!profile) return;
       const { capacity } = stream.layout;
-      const at = (order: 'keep' | 'any') => choiceAtDensity(profile, order, capacity, count / sourceLength, densitySwitchMargin(profile));
+      const at = (order: 'keep' | 'any') => choiceAtDensity(profile, order, capacity, count / sourceLength, DENSITY_SWITCH_MARGIN);
       const choice = { keep: at('keep'), any: at('any') };
       this.#atDensity.set(stream, choice);
       this.#atDensityBySize.set(sizeClass(capacity), choice);
@@ -790,12 +790,13 @@ export class Engine {
    * `order: 'any'`. A compaction's density is unknown before it runs, so 'auto' takes the path with the
    * smallest worst ratio over the tuned densities until the app reads a count (`result.count()` or
    * `read()`) of the same stream or size class; from then on, where that path was more than 1.15×
-   * slower than another at the tuned density nearest the last one counted (tuning.ts#densitySwitchMargin),
+   * slower than another at the tuned density nearest the last one counted (tuning.ts#DENSITY_SWITCH_MARGIN),
    * it takes the faster one
    * (no read is added for this). A size leaves the built-in default only on a second opinion: the
    * default and the paths chosen over it are sampled again; so does a tuned density where a call would
    * leave the size's choice (the choice and the faster path, at that density). Through gl.finish() a
-   * second opinion's samples are calls back to back for 6 ms (at most 64, within 2^20 elements), not the
+   * second opinion's samples are calls back to back for 6 ms (at most 64, within 2^20 elements; as many
+   * for every path at a point), not the
    * one or two calls of a first opinion, mostly a round trip at small sizes on a fast GPU (tuning.ts#TUNE_SAMPLING). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
@@ -1161,7 +1162,7 @@ export class Engine {
         // (bench/switch-replay.ts re-derives them from those).
         const confirmed = new Set<string>();
         const confirmedAt = new Set<string>();
-        const margin = densitySwitchMargin(profile);
+        const margin = DENSITY_SWITCH_MARGIN;
         // For the record (profile.sampling.secondOpinions): the paths asked again, round by round, per
         // class; per point, the paths a density's second opinion sampled again.
         const rounds: string[][] = [];
@@ -1333,7 +1334,7 @@ export class Engine {
 
   /**
    * auto's compaction with a profile: the size class's choice, or where the density last counted for
-   * this stream (or its size class) makes that choice clearly slow (by more than tuning.ts#densitySwitchMargin in
+   * this stream (or its size class) makes that choice clearly slow (by more than tuning.ts#DENSITY_SWITCH_MARGIN in
    * the profile's timings), the fastest path there (worked out when the count arrived).
    */
   #tunedCompaction(order: 'keep' | 'any', stream: Stream): CompactStats['algorithm'] | undefined {

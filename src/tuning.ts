@@ -36,7 +36,7 @@ export interface TuningProfile {
    * while the density of the call is unknown: the path whose worst ratio to the fastest over the
    * tuned densities is smallest. Once a count of the same stream (or of that size class) has been
    * read, `auto` takes another path where `timings` at the nearest tuned density say this one is
-   * more than 1.15× slower (densitySwitchMargin; choiceAtDensity).
+   * more than 1.15× slower (DENSITY_SWITCH_MARGIN; choiceAtDensity).
    */
   compact: {
     /** For `order: 'keep'` (the default): among the order-keeping paths. */
@@ -58,8 +58,8 @@ export interface TuningProfile {
    */
   work: Record<string, Record<string, PathWork>>;
   /**
-   * How the timings were taken: the timer (which sets `auto`'s switch margin at a known density:
-   * densitySwitchMargin; keep it when storing a profile, or the switch takes 1.15×), where timed by
+   * How the timings were taken: the timer (until 2026-11-28 it set `auto`'s switch margin at a known
+   * density, 1.35× through glFinish; now 1.15× whatever the timer: DENSITY_SWITCH_MARGIN), where timed by
    * fence the fence's own wait taken off every sample (ms), and per point and path the calls per sample
    * and the single call's times (ms) that sized it, or through glFinish and by fence where calls do not block the point's first path's (for the record).
    */
@@ -262,11 +262,8 @@ export function choiceAtDensity(profile: TuningProfile, order: 'keep' | 'any', c
  * HistoPyramid 1.28-1.38x faster than the bitmask at 2^20 and 10 % kept, then ran the bitmask at 1.79-1.88x
  * the HistoPyramid at 5 % kept; at 1.15, 1.25 at worst (2^18, 5 %), the H200's two sweeps 1.00 by
  * the path auto ran (docs/performance.md, "Second opinions of calls back to back through glFinish").
- * The profile's record stays a parameter for profiles of other timing.
  */
-export function densitySwitchMargin(_profile: Pick<TuningProfile, 'sampling'>): number {
-  return 1.15;
-}
+export const DENSITY_SWITCH_MARGIN = 1.15;
 
 /**
  * tune()'s choice for a size class among `paths`, from the timings at its tuned densities (`points`):
@@ -411,8 +408,10 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
  * (bench/tune-repeat.ts, sizes 2^10-2^16, every path then timed in batches of 64), within 1.15 at every
  * class: with second opinions of the first opinion's batch 12 of 24 (20 of 96 classes left the bitmask
  * for the HistoPyramid); of calls for 2 ms (at most 16) 27 of 48; for 6 ms (at most 64; half of
- * them within 2^20 elements, as shipped) 48 of 48, for 12 ms 24 of 24, none leaving the bitmask (docs/performance.md, "Second opinions of calls back to
- * back"). A second opinion is asked only where a
+ * them within 2^20 elements) 48 of 48, for 12 ms 24 of 24, none leaving the bitmask; with every sample
+ * at a point as long as its first (as shipped) 11 and 0 of 12, the 0 in a process whose batches ran the
+ * HistoPyramid 1.23x faster at a point no first opinion contested (docs/performance.md, "Second
+ * opinions of calls back to back"). A second opinion is asked only where a
  * choice would leave the default or a density would leave the class's choice, so only the samples a
  * choice rests on are the longer ones; every second-opinion sample at a point holds as many calls as
  * the point's first (engine.ts tune()). The paths not asked keep their first opinions, slower by the

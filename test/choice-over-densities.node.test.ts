@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, densitySwitches, densitySwitchMargin, secondOpinion } from '../src/tuning.js';
+import { choiceOverDensities, densitySwitches, DENSITY_SWITCH_MARGIN, secondOpinion } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -54,16 +54,11 @@ describe('secondOpinion', () => {
   });
 });
 
-describe('densitySwitchMargin', () => {
-  it('is the target ratio however the samples were timed (through glFinish too, since its density second opinions are calls back to back)', () => {
-    const timed = (timer: 'query' | 'fence' | 'finish') => ({ sampling: { timer, fenceFloorMs: 0, batches: {} } });
-    expect(densitySwitchMargin(timed('query'))).toBe(1.15);
-    expect(densitySwitchMargin(timed('fence'))).toBe(1.15);
-    expect(densitySwitchMargin(timed('finish'))).toBe(1.15);
-    expect(densitySwitchMargin({})).toBe(1.15);
+describe('DENSITY_SWITCH_MARGIN', () => {
+  it('is the target ratio, whatever timed the profile (test/tuning.test.ts: a profile timed through glFinish switches at 1.3x as the others do)', () => {
+    expect(DENSITY_SWITCH_MARGIN).toBe(1.15);
   });
 });
-
 describe('densitySwitches', () => {
   const profileOf = (timings: ReturnType<typeof timingsOf>, keep: string, any: string) => ({ timings, compact: { keep: { 16: keep }, any: { 16: any } } }) as unknown as Parameters<typeof densitySwitches>[0];
 
