@@ -5,16 +5,17 @@
 // and a three-term cost model fitted to the same timings (how well passes and fragments predict the winner).
 // With --gpu-time, the GPU time of the calls the tune made, measured behind a long GPU task (below):
 // headless-gl has no timer query, and a fence's submit-to-done is mostly host time for small calls.
-// Usage: node bench/build-bundle.mjs tune-probe && bash scripts/with-display.sh node bench/tmp/tune-probe.mjs [--json FILE] [--repeats 3] [--sizes 10,12] [--sample-ms 0.5] [--gpu-time [--spinner-log2 24]]
+// Usage: node bench/build-bundle.mjs tune-probe && bash scripts/with-display.sh node bench/tmp/tune-probe.mjs [--json FILE] [--repeats 3] [--sizes 10,12] [--sample-ms 0.5] [--second-opinion-ms 6 --second-opinion-calls 64 --second-opinion-elements 20 --second-opinion-samples 2] [--gpu-time [--spinner-log2 24]]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { DROP_AFTER_FIRST_THROUGH_FINISH, optionsForPath, sizeClass, TUNE_DEFAULT_SIZES, TUNE_SAMPLING } from '../src/tuning.js';
 import type { CompactOptions, ScanAlgorithm } from '../src/index.js';
+import { applySecondOpinionFlags, secondOpinionOptions } from './lib/second-opinion-flags.js';
 import { sourceOfBuild } from './probe-timing.js';
 
-const { values } = parseArgs({ options: { json: { type: 'string' }, repeats: { type: 'string', default: '3' }, 'gpu-time': { type: 'boolean', default: false }, 'spinner-log2': { type: 'string', default: '24' }, sizes: { type: 'string' }, 'sample-ms': { type: 'string' } } });
+const { values } = parseArgs({ options: { json: { type: 'string' }, repeats: { type: 'string', default: '3' }, 'gpu-time': { type: 'boolean', default: false }, 'spinner-log2': { type: 'string', default: '24' }, sizes: { type: 'string' }, 'sample-ms': { type: 'string' }, ...secondOpinionOptions } });
 // --sizes 10,12: tune only these (log2; the default: engine.tune()'s own sizes).
 const sizes = values.sizes?.split(',').map((v) => 2 ** Number(v));
 const spinnerLog2 = Number(values['spinner-log2']);
@@ -26,6 +27,9 @@ if (values['sample-ms'] !== undefined) {
   if (!(sampleMs > 0 && sampleMs <= 50)) { console.error(`tune-probe: --sample-ms takes a length in ms, above 0 and at most 50; got ${values['sample-ms']}`); process.exit(2); }
   TUNE_SAMPLING.sampleMs = sampleMs;
 }
+// --second-opinion-ms / -calls / -elements: the tune's second opinions through glFinish, to compare.
+const badSecondOpinion = applySecondOpinionFlags(values);
+if (badSecondOpinion !== undefined) { console.error(`tune-probe: ${badSecondOpinion}`); process.exit(2); }
 if (!Number.isInteger(spinnerLog2) || spinnerLog2 < 10 || spinnerLog2 > 24) { console.error(`tune-probe: --spinner-log2 takes 10..24; got ${values['spinner-log2']}`); process.exit(2); }
 const gl = createHeadlessContext();
 const engine = createEngine(gl);

@@ -7,21 +7,21 @@
 // (bench/tuned-sweep.ts) tells one draw of the tune; this tells how often a tune draws badly.
 // Usage: node bench/build-bundle.mjs tune-repeat && bash scripts/with-display.sh node bench/tmp/tune-repeat.mjs
 //          [--tunes 12] [--sizes 10,12,14] [--batch 64] [--rounds 7] [--seed 20] [--json FILE]
-//          [--second-opinion-ms 6] [--second-opinion-calls 64]
-// --second-opinion-ms / --second-opinion-calls: the tune's second-opinion samples through glFinish, calls back
-// to back until they have held the thread this long, at most this many (src/tuning.ts TUNE_SAMPLING), to compare.
+//          [--second-opinion-ms 6] [--second-opinion-calls 64] [--second-opinion-elements 20] [--second-opinion-samples 2]
+// --second-opinion-*: the tune's second-opinion samples through glFinish (bench/lib/second-opinion-flags.ts), to compare.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine, type CompactOptions, type TuningProfile } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
 import { compactCandidates, DROP_AFTER_FIRST_THROUGH_FINISH, optionsForPath, sizeClass, TUNE_SAMPLING } from '../src/tuning.js';
 import { random, shuffler } from './lib/seeded-order.js';
+import { applySecondOpinionFlags, describeSecondOpinions, secondOpinionOptions } from './lib/second-opinion-flags.js';
 import { sourceOfBuild } from './probe-timing.js';
 
 const { values } = parseArgs({ options: {
   tunes: { type: 'string', default: '12' }, sizes: { type: 'string', default: '10,12,14' }, batch: { type: 'string', default: '64' },
   rounds: { type: 'string', default: '7' }, seed: { type: 'string', default: '20' }, json: { type: 'string' },
-  'second-opinion-ms': { type: 'string' }, 'second-opinion-calls': { type: 'string' },
+  ...secondOpinionOptions,
 } });
 const fail = (message: string): never => {
   console.error(`tune-repeat: ${message}`);
@@ -36,12 +36,8 @@ const tunes = whole('tunes', 1, 200);
 const batch = whole('batch', 1, 256);
 const rounds = whole('rounds', 1, 100);
 const seed = whole('seed', 0, 2 ** 31);
-if (values['second-opinion-ms'] !== undefined) {
-  const ms = Number(values['second-opinion-ms']);
-  if (!(ms >= 0 && ms <= 50)) fail(`--second-opinion-ms takes ms, 0 to 50; got ${values['second-opinion-ms']}`);
-  TUNE_SAMPLING.secondOpinionMs = ms;
-}
-if (values['second-opinion-calls'] !== undefined) TUNE_SAMPLING.secondOpinionMaxCalls = whole('second-opinion-calls', 1, 256);
+const badSecondOpinion = applySecondOpinionFlags(values);
+if (badSecondOpinion !== undefined) fail(badSecondOpinion);
 const logs = values.sizes.split(',').map(Number);
 if (!logs.every((l) => Number.isInteger(l) && l >= 4 && l <= 22)) fail(`--sizes takes log2 lengths, 4 to 22; got ${values.sizes}`);
 const sizes = logs.map((l) => 2 ** l);
@@ -49,7 +45,7 @@ const sizes = logs.map((l) => 2 ** l);
 const gl = createHeadlessContext();
 const engine = createEngine(gl, { texturePoolBytes: 512 * 2 ** 20 });
 const renderer = headlessRenderer(gl);
-console.log(`renderer: ${renderer}; ${tunes} tunes of sizes 2^${logs.join(', 2^')} (second opinions through glFinish: ${TUNE_SAMPLING.secondOpinionMs} ms, at most ${TUNE_SAMPLING.secondOpinionMaxCalls} calls), then every path at the tuned points in batches of ${batch} calls, ${rounds} rounds`);
+console.log(`renderer: ${renderer}; ${tunes} tunes of sizes 2^${logs.join(', 2^')} (${describeSecondOpinions()}), then every path at the tuned points in batches of ${batch} calls, ${rounds} rounds`);
 
 const profiles: TuningProfile[] = [];
 for (let t = 0; t < tunes; t++) {

@@ -43,7 +43,7 @@ const gl = createHeadlessContext();
 const engine = createEngine(gl, { texturePoolBytes: 512 * 2 ** 20 });
 const renderer = headlessRenderer(gl);
 const tuneStart = performance.now();
-// --tune-densities 0.05,0.5,0.95: the tune's densities (default: the engine's, 10 / 50 / 90 %).
+// --tune-densities 0.05,0.5,0.95: the tune's densities (default: the engine's, TUNE_DEFAULT_DENSITIES).
 const tuneDensities = values['tune-densities']?.split(',').map(Number);
 if (tuneDensities && !tuneDensities.every((d) => d > 0 && d < 1)) { console.error(`tuned-sweep: --tune-densities takes fractions between 0 and 1; got ${values['tune-densities']}`); process.exit(2); }
 const profile = await engine.tune({ sizes: values['tune-sizes'].split(',').map((s) => 2 ** Number(s)), densities: tuneDensities });

@@ -134,6 +134,17 @@ export interface TuneBatch {
 /** engine.tune()'s sizes when none are given. */
 export const TUNE_DEFAULT_SIZES: readonly number[] = [2 ** 10, 2 ** 12, 2 ** 14, 2 ** 16, 2 ** 18, 2 ** 20];
 
+/**
+ * engine.tune()'s densities (fractions kept) when none are given: both ends of the range apps compact
+ * at, and its middle. A path's cost follows the kept count (the HistoPyramid walks once per kept
+ * element; the bitmask's does not), so the paths part most at the ends, and `auto` at a counted
+ * density takes the nearest tuned one's timings (choiceAtDensity): at 10 / 50 / 90 % (until
+ * 2026-11-29) a call at 5 % took the 10 % point's, where the HistoPyramid and the bitmask read within
+ * 1.07, and ran the bitmask at 1.16-1.29x the HistoPyramid (llvmpipe in Node, Firefox and WebKitGTK at
+ * 2^18; docs/performance.md, "The tune's densities at the ends of the range").
+ */
+export const TUNE_DEFAULT_DENSITIES: readonly number[] = [0.05, 0.5, 0.95];
+
 /** Options of `engine.tune()`; every one may be left out. */
 export interface TuneOptions {
   /**
@@ -142,7 +153,7 @@ export interface TuneOptions {
    * measured once, at the largest of them.
    */
   sizes?: readonly number[] | undefined;
-  /** Fractions of elements kept to measure compactions at (default [0.1, 0.5, 0.9]). */
+  /** Fractions of elements kept to measure compactions at (default [0.05, 0.5, 0.95]: TUNE_DEFAULT_DENSITIES). */
   densities?: readonly number[] | undefined;
   /**
    * Timed samples per path and point (default 3; the median counts); 1 for a path at least twice as
@@ -416,13 +427,20 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
  * choice rests on are the longer ones; every second-opinion sample at a point holds as many calls as
  * the point's first (engine.ts tune()). The paths not asked keep their first opinions, slower by the
  * round trip, so a third path takes no choice from the two asked (as before, when the two asked
- * took the lower of their two medians). Mutable for bench/tune-repeat.ts --second-opinion-ms / --second-opinion-calls.
+ * took the lower of their two medians). `secondOpinionSamples` such samples per path (not `repeats`), of
+ * which the lower counts (what disturbs a sample only adds time): with three, a tune of the H200 that
+ * contested three classes took 204.2 ms of GPU time (2^11 at two densities, 2^16 at three, the 2^14
+ * scan: ~70 ms of it second opinions), over the 200 ms target; shorter ones cost quality instead
+ * (4 ms within 2^19 elements, 3 ms within 2^18: 9 of 12 tunes within 1.15 each, against 12 of 12 at
+ * 6 ms) (docs/performance.md, "The tune's densities at the ends of the range, and second opinions of
+ * two samples"). Mutable for the bench CLIs' --second-opinion-* flags (bench/lib/second-opinion-flags.ts).
  */
-export const TUNE_SAMPLING: { sampleMs: number; secondOpinionMs: number; secondOpinionMaxCalls: number; secondOpinionElements: number } = {
+export const TUNE_SAMPLING: { sampleMs: number; secondOpinionMs: number; secondOpinionMaxCalls: number; secondOpinionElements: number; secondOpinionSamples: number } = {
   sampleMs: 0.5,
   secondOpinionMs: 6,
   secondOpinionMaxCalls: 64,
   secondOpinionElements: 2 ** 20,
+  secondOpinionSamples: 2,
 };
 
 /**

@@ -134,7 +134,7 @@ describe('engine.tune({ worker }): the page\'s side', () => {
       await flush();
       expect(worker.requests).toHaveLength(1);
       const [request] = worker.requests;
-      expect(request).toMatchObject({ glcompact: 'tune', options: { sizes: [1024], densities: [0.1, 0.5, 0.9], repeats: 3 }, engineOptions: { texturePoolBytes: 2 ** 20, preserveState: false, maxTextureSize: 2048 } });
+      expect(request).toMatchObject({ glcompact: 'tune', options: { sizes: [1024], densities: [0.05, 0.5, 0.95], repeats: 3 }, engineOptions: { texturePoolBytes: 2 ** 20, preserveState: false, maxTextureSize: 2048 } });
       // The worker's context on the app's GPU where a machine has two.
       expect((request as unknown as { powerPreference: unknown }).powerPreference).toBe(gl.getContextAttributes()?.powerPreference);
       worker.reply({ glcompact: 'tune-started', id: request!.id });
