@@ -1,6 +1,6 @@
 // Issue 20: replays, offline, which path `auto` would take at every point of committed tuned sweeps
 // (bench/tuned-sweep.ts, bench/tuned-sweep-browser.mjs) if the per-density switch used another margin
-// (src/tuning.ts#DENSITY_SWITCH_MARGIN, #choiceAtDensity), from each sweep's own profile,
+// (src/tuning.ts#DENSITY_SWITCH_MARGIN, #choiceAtDensity; replayed at 1, 1.05, 1.1, 1.15, 1.25, 1.35, 1.5 and never), from each sweep's own profile,
 // and scores that path against the fastest by the sweep's own series: the worst ratio ('keep' /
 // 'any') and the points within 1.15 on both. At the margin the sweep's engine switched at (its JSON's
 // `switchMargin`: tuning.ts#DENSITY_SWITCH_MARGIN; 1.15 for sweeps made before it was recorded) the
@@ -49,7 +49,7 @@ const choose = interpolate ? interpolatedChoice : choiceAtDensity;
 
 const keepPaths: string[] = compactCandidates.filter((c) => c.keepsOrder).map((c) => c.path);
 const allPaths: string[] = compactCandidates.map((c) => c.path);
-const margins = keepDefault ? [1.1, 1.2, 1.3, 1.5] : [1.15, 1.25, 1.35, 1.5, Infinity];
+const margins = keepDefault ? [1.1, 1.2, 1.3, 1.5] : [1, 1.05, 1.1, 1.15, 1.25, 1.35, 1.5, Infinity];
 
 /** The margin the sweep's engine used: 1.1 to keep the default; the recorded switch margin, else 1.15. */
 const engineMargin = (sweep: { switchMargin?: number }) => (keepDefault ? 1.1 : sweep.switchMargin ?? 1.15);
