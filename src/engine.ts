@@ -796,7 +796,7 @@ export class Engine {
    * default and the paths chosen over it are sampled again; so does a tuned density where a call would
    * leave the size's choice (the choice and the faster path, at that density). Through gl.finish() a
    * second opinion's samples are calls back to back for 6 ms (at most 64, within 2^20 elements; as many
-   * for every path at a point), not the
+   * for every path at a point; two per path, the lower counting), not the
    * one or two calls of a first opinion, mostly a round trip at small sizes on a fast GPU (tuning.ts#TUNE_SAMPLING). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample

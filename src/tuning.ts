@@ -139,9 +139,9 @@ export const TUNE_DEFAULT_SIZES: readonly number[] = [2 ** 10, 2 ** 12, 2 ** 14,
  * at, and its middle. A path's cost follows the kept count (the HistoPyramid walks once per kept
  * element; the bitmask's does not), so the paths part most at the ends, and `auto` at a counted
  * density takes the nearest tuned one's timings (choiceAtDensity): at 10 / 50 / 90 % (until
- * 2026-11-29) a call at 5 % took the 10 % point's, where the HistoPyramid and the bitmask read within
- * 1.07, and ran the bitmask at 1.16-1.29x the HistoPyramid (llvmpipe in Node, Firefox and WebKitGTK at
- * 2^18; docs/performance.md, "The tune's densities at the ends of the range").
+ * 2026-11-28, twenty-third session) a call at 5 % took the 10 % point's, where the HistoPyramid and
+ * the bitmask read within 1.07, and ran the bitmask at 1.16-1.29x the HistoPyramid (llvmpipe in Node,
+ * Firefox and WebKitGTK at 2^18; docs/performance.md, "The tune's densities at the ends of the range").
  */
 export const TUNE_DEFAULT_DENSITIES: readonly number[] = [0.05, 0.5, 0.95];
 
