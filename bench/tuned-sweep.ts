@@ -7,7 +7,7 @@
 // fastest path ('any'), and the worst of each (the targets: ≤ 1.15); then the default scan against
 // every scan algorithm at each size (bench/lib/scan-sweep.ts; the target: ≤ 1.15).
 // Usage: node bench/build-bundle.mjs tuned-sweep && bash scripts/with-display.sh node bench/tmp/tuned-sweep.mjs [--json FILE] [--sample-ms 0.5]
-//          [--rounds 5] [--batch-scale 1] [--seed 20] [--tune-densities 0.1,0.5,0.9]
+//          [--rounds 5] [--batch-scale 1] [--seed 20] [--tune-densities 0.05,0.5,0.95]
 // --batch-scale k: k times the calls per batch, compactions and scans (16 up to 2^14 elements, 8 to 2^18, 2 above): on the
 // H200 a batch of 16 calls of 2^10-2^14 lasts 2-6 ms, and series of the same path measured up to 1.6x
 // apart at a point.

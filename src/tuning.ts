@@ -116,7 +116,7 @@ export interface TuneBatch {
    * Samples taken: `repeats`, or 1 where the path was at least twice as slow (1.5 times through
    * glFinish) as the fastest of its candidate sets by its first sample and by its single call
    * (`pathsToResample`; not sampled again
-   * unless a choice rests on it), or 2 × `repeats` where the path was sampled a second time
+   * unless a choice rests on it), or `repeats` and a second opinion's samples (`repeats` more; through glFinish TUNE_SAMPLING.secondOpinionSamples) where the path was sampled a second time
    * (`secondOpinion`: the default and the paths chosen over it, even where the class then came back to
    * the default; `densitySwitches`: at a density where a call would leave the class's choice). A path sampled again is called once more, untimed, before its later
    * samples (its targets back in the pool).

@@ -455,7 +455,7 @@ describe('engine.tune()', () => {
     // them every path but the bitmask 32 more at 20 %, the bitmask 8 more at 80 %: the bitmask keeps the class (its worst ratio, ~5 at 80 %,
     // against the others' ~17 at 20 %), and at 80 % the others are faster by far more than the margin,
     // so calls there switch. Slowed at every call, the switch survives its second opinion, and both
-    // paths it rests on have twice `repeats` samples. The ratios rest on the ballast alone: with
+    // paths it rests on have `repeats` samples and a second opinion's (sampledTwice). The ratios rest on the ballast alone: with
     // unslowed paths as denominators (16 scans at 20 %, 4 at 80 %, none elsewhere, until 2026-11-27)
     // they rested on the fastest paths' own readings, which a loaded host and samples of different
     // sizes floored at a clock tick over 2 or 64 calls (Firefox in CI: the bitmask 0.5 ms at 20 %, the
