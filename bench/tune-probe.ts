@@ -27,7 +27,7 @@ if (values['sample-ms'] !== undefined) {
   if (!(sampleMs > 0 && sampleMs <= 50)) { console.error(`tune-probe: --sample-ms takes a length in ms, above 0 and at most 50; got ${values['sample-ms']}`); process.exit(2); }
   TUNE_SAMPLING.sampleMs = sampleMs;
 }
-// --second-opinion-ms / -calls / -elements: the tune's second opinions through glFinish, to compare.
+// --second-opinion-ms / -calls / -elements / -samples: the tune's second opinions through glFinish, to compare.
 const badSecondOpinion = applySecondOpinionFlags(values);
 if (badSecondOpinion !== undefined) { console.error(`tune-probe: ${badSecondOpinion}`); process.exit(2); }
 if (!Number.isInteger(spinnerLog2) || spinnerLog2 < 10 || spinnerLog2 > 24) { console.error(`tune-probe: --spinner-log2 takes 10..24; got ${values['spinner-log2']}`); process.exit(2); }

@@ -45,7 +45,7 @@ const sizes = logs.map((l) => 2 ** l);
 const gl = createHeadlessContext();
 const engine = createEngine(gl, { texturePoolBytes: 512 * 2 ** 20 });
 const renderer = headlessRenderer(gl);
-console.log(`renderer: ${renderer}; ${tunes} tunes of sizes 2^${logs.join(', 2^')} (${describeSecondOpinions()}), then every path at the tuned points in batches of ${batch} calls, ${rounds} rounds`);
+console.log(`renderer: ${renderer}; ${tunes} tunes of sizes 2^${logs.join(', 2^')} (${describeSecondOpinions(3 /* engine.tune()'s default repeats, which tune() below takes */)}), then every path at the tuned points in batches of ${batch} calls, ${rounds} rounds`);
 
 const profiles: TuningProfile[] = [];
 for (let t = 0; t < tunes; t++) {

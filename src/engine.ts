@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, DENSITY_SWITCH_MARGIN, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, TUNE_SAMPLING, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, DENSITY_SWITCH_MARGIN, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionReads, secondOpinionSamples, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -948,8 +948,8 @@ export class Engine {
      * wait; with its issue time it sizes the samples, or through glFinish and by fence where calls do
      * not block the point's first path's do),
      * `sample()` (takes one more), `complete()` (one
-     * untimed call, then samples up to `repeats`), `confirm()` (the second opinion: `repeats` fresh
-     * samples, after which `median()` gives the lower of the two medians) and `median()` (ms per call of those taken: GPU time
+     * untimed call, then samples up to `repeats`), `confirm()` (the second opinion: fresh samples,
+     * tuning.ts#secondOpinionSamples, after which `median()` gives the lower of the first median and what they read) and `median()` (ms per call of those taken: GPU time
      * by timer query, else submit-to-done, waited for by fence less the fence's own wait or by
      * glFinish). A sample is a batch of back-to-back calls (as an app makes them) long enough to be
      * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls; through
@@ -1029,7 +1029,7 @@ export class Engine {
         }
       };
       const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-      /** The lower of the two medians once a second opinion was taken (secondOpinion), else the median. */
+      /** Once a second opinion was taken (secondOpinion), the lower of the first median and what it read; else the median. */
       let confirmed: number | undefined;
       const median = () => confirmed ?? middle(times);
       // Before later samples: other paths' first samples ran since this one's, and the pool may
@@ -1048,9 +1048,9 @@ export class Engine {
         return true;
       };
       /**
-       * A second opinion (tuning.ts#secondOpinion): `repeats` fresh samples after an untimed call
-       * (through glFinish TUNE_SAMPLING.secondOpinionSamples, the lower counting as their median),
-       * and from then on the lower of the two medians (what slows a sample only adds time). Once:
+       * A second opinion (tuning.ts#secondOpinion): fresh samples after an untimed call
+       * (tuning.ts#secondOpinionSamples), and from then on the lower of the first opinion's median
+       * and what they read (secondOpinionReads; what slows a sample only adds time). Once:
        * false where it had been taken already (no samples added).
        */
       const confirm = async (): Promise<boolean> => {
@@ -1059,14 +1059,12 @@ export class Engine {
         const first = middle(times);
         const fresh: number[] = [];
         await rewarm();
-        // Through glFinish the samples are calls back to back for longer (TUNE_SAMPLING), and fewer
-        // of them, the lower counting: most of a contested class's GPU time is these samples.
-        const wanted = finishTimed ? Math.min(repeats, TUNE_SAMPLING.secondOpinionSamples) : repeats;
-        while (fresh.length < wanted) {
+        // Through glFinish fewer, longer samples, the lower counting (tuning.ts#secondOpinionSamples).
+        while (fresh.length < secondOpinionSamples(repeats, finishTimed)) {
           await sample(true);
           fresh.push(times.pop()!);
         }
-        confirmed = Math.min(first, finishTimed ? Math.min(...fresh) : middle(fresh));
+        confirmed = Math.min(first, secondOpinionReads(fresh, finishTimed));
         return true;
       };
       return { one, batch, sample, median, complete, confirm };
@@ -1155,7 +1153,7 @@ export class Engine {
         };
         await settle();
         // A second opinion before leaving the default: its loss and the winner's gain are sampled
-        // again, and each path's time is the lower of its two medians (tuning.ts#secondOpinion). The
+        // again, and each path's time is the lower of its two opinions (tuning.ts#secondOpinionReads). The
         // lowered times can make a third path the choice: it is asked again in turn, until every
         // path chosen over the default has had its second opinion (at most once per path).
         // Then a second opinion before a density leaves the class's choice (tuning.ts#densitySwitches):

@@ -48,8 +48,8 @@ export interface TuningProfile {
   scan: Record<string, ScanAlgorithm>;
   /**
    * Median ms per call of every path measured, per size class and density (what `auto`'s switch at
-   * a known density reads); for a path sampled a second time (secondOpinion), the lower of its two
-   * medians.
+   * a known density reads); for a path sampled a second time (secondOpinion), the lower of its first
+   * opinion's median and what its second opinion read (secondOpinionReads).
    */
   timings: Record<string, Record<string, number>>;
   /**
@@ -450,6 +450,26 @@ export const TUNE_SAMPLING: { sampleMs: number; secondOpinionMs: number; secondO
  * (docs/performance.md, "The tune's tasks by Chromium's own trace"). Tunable for tests.
  */
 export const TUNE_DATA: { sliceMs: number; uploadElements: number } = { sliceMs: 1, uploadElements: 2 ** 16 };
+
+/**
+ * A second opinion's samples (tune()'s confirm()): how many to take. Through glFinish (`backToBack`:
+ * calls back to back for TUNE_SAMPLING.secondOpinionMs) TUNE_SAMPLING.secondOpinionSamples, never
+ * more than `repeats`: most of a contested class's GPU time is these samples. Elsewhere `repeats`
+ * samples of the first opinion's batch.
+ */
+export function secondOpinionSamples(repeats: number, backToBack: boolean): number {
+  return backToBack ? Math.min(repeats, TUNE_SAMPLING.secondOpinionSamples) : repeats;
+}
+
+/**
+ * What a second opinion's samples read together: through glFinish the lower (what disturbs a sample
+ * only adds time), elsewhere their median. The path's time is then the lower of this and its first
+ * opinion's median.
+ */
+export function secondOpinionReads(fresh: readonly number[], backToBack: boolean): number {
+  const sorted = [...fresh].sort((a, b) => a - b);
+  return backToBack ? sorted[0]! : sorted[Math.floor(sorted.length / 2)]!;
+}
 
 /** tune(): a sample of calls that block the thread holds at most this many ms of them (a frame's worth). */
 export const TUNE_TASK_MS = 12;

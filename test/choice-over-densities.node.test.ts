@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, densitySwitches, DENSITY_SWITCH_MARGIN, secondOpinion } from '../src/tuning.js';
+import { choiceOverDensities, densitySwitches, DENSITY_SWITCH_MARGIN, secondOpinion, secondOpinionReads, secondOpinionSamples, TUNE_SAMPLING } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -82,5 +82,28 @@ describe('densitySwitches', () => {
     const timings = { '16/0.1': { bitmask: 3, histopyramid: 1 } } as unknown as ReturnType<typeof timingsOf>;
     expect(densitySwitches(profileOf(timings, 'bitmask', 'bitmask'), '16', ['16/0.1', '16/0.5'], 1.15)).toEqual([['16/0.1', ['bitmask', 'histopyramid']]]);
     expect(densitySwitches(profileOf(timings, 'horn', 'horn'), '16', ['16/0.1'], 1.15)).toEqual([]);
+  });
+});
+
+describe('secondOpinionSamples / secondOpinionReads: a second opinion\'s samples', () => {
+  it('through glFinish: TUNE_SAMPLING.secondOpinionSamples (2), never more than repeats; elsewhere repeats', () => {
+    expect(TUNE_SAMPLING.secondOpinionSamples).toBe(2);
+    expect(secondOpinionSamples(3, true)).toBe(2);
+    expect(secondOpinionSamples(1, true)).toBe(1);
+    expect(secondOpinionSamples(5, true)).toBe(2);
+    expect(secondOpinionSamples(3, false)).toBe(3);
+    expect(secondOpinionSamples(1, false)).toBe(1);
+  });
+
+  it('through glFinish the lower sample counts (a disturbance only adds time); elsewhere the median', () => {
+    // Two samples, the second disturbed: the median rule of a list of two would take the larger.
+    expect(secondOpinionReads([0.2, 0.5], true)).toBe(0.2);
+    expect(secondOpinionReads([0.5, 0.2], true)).toBe(0.2);
+    expect(secondOpinionReads([0.3, 0.9, 0.1], false)).toBe(0.3);
+    expect(secondOpinionReads([0.3], false)).toBe(0.3);
+    // The input is not reordered (the caller's samples stay as taken).
+    const fresh = [0.5, 0.2];
+    secondOpinionReads(fresh, true);
+    expect(fresh).toEqual([0.5, 0.2]);
   });
 });

@@ -2,8 +2,9 @@
 // CLI's flags so variants are compared on one build: --second-opinion-ms (calls back to back until
 // they have held the thread this long), --second-opinion-calls (at most this many),
 // --second-opinion-elements (log2: at most this many elements over the sample's calls),
-// --second-opinion-samples (how many such samples per path asked, the lower counting).
-import { TUNE_SAMPLING } from '../../src/tuning.js';
+// --second-opinion-samples (how many such samples per path asked, the lower counting; never more than
+// the tune's repeats).
+import { secondOpinionSamples, TUNE_SAMPLING } from '../../src/tuning.js';
 
 export const secondOpinionOptions = {
   'second-opinion-ms': { type: 'string' }, 'second-opinion-calls': { type: 'string' }, 'second-opinion-elements': { type: 'string' },
@@ -27,7 +28,7 @@ export function applySecondOpinionFlags(values: { 'second-opinion-ms'?: string |
   return undefined;
 }
 
-/** One line naming the second opinions a run used. */
-export function describeSecondOpinions(): string {
-  return `second opinions through glFinish: ${TUNE_SAMPLING.secondOpinionMs} ms, at most ${TUNE_SAMPLING.secondOpinionMaxCalls} calls and 2^${Math.log2(TUNE_SAMPLING.secondOpinionElements)} elements, ${TUNE_SAMPLING.secondOpinionSamples} samples per path`;
+/** One line naming the second opinions a run used with `repeats` (which caps the samples: tuning.ts#secondOpinionSamples). */
+export function describeSecondOpinions(repeats: number): string {
+  return `second opinions through glFinish: ${TUNE_SAMPLING.secondOpinionMs} ms, at most ${TUNE_SAMPLING.secondOpinionMaxCalls} calls and 2^${Math.log2(TUNE_SAMPLING.secondOpinionElements)} elements, ${secondOpinionSamples(repeats, true)} samples per path`;
 }
