@@ -33,6 +33,11 @@ interface Check {
 
 interface DemoState {
   done: boolean;
+  /**
+   * Runs started on this visit (the first, then one per click on Tune again): what a test waits on
+   * for a new run, since tuneMs can repeat (WebKit's performance.now() ticks in whole milliseconds).
+   */
+  runs: number;
   /** 'tuned': measured on this visit; 'stored': given back from localStorage. */
   source?: 'tuned' | 'stored';
   /** Where the tune ran, and why not in the worker where it did not. */
@@ -65,7 +70,7 @@ const badOptions = !sizes.every((s) => Number.isInteger(s) && s >= 4 && s <= 22)
 
 const exposed = window as unknown as { demoState?: DemoState };
 const { engine } = engineOn(element<HTMLCanvasElement>('canvas'));
-const state: DemoState = { done: false, progress: [], checks: [], renderer: engine.caps.renderer };
+const state: DemoState = { done: false, runs: 0, progress: [], checks: [], renderer: engine.caps.renderer };
 exposed.demoState = state;
 element('renderer').textContent = `renderer: ${engine.caps.renderer}`;
 
@@ -242,6 +247,7 @@ async function run(forceTune: boolean): Promise<void> {
   if (busy) return;
   busy = true;
   for (const button of buttons) button.disabled = true;
+  state.runs += 1;
   Object.assign(state, { done: false, failure: undefined, source: undefined, where: undefined, workerError: undefined, storedRefused: undefined, storageError: undefined, progress: [], tuneMs: undefined, profile: undefined, checks: [] });
   try {
     const profile = await profileForThisVisit(forceTune);
