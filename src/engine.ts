@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densitySwitches, DENSITY_SWITCH_MARGIN, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionReads, secondOpinionSamples, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, closeRival, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, DENSITY_SWITCH_MARGIN, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -958,7 +958,7 @@ export class Engine {
      * so a sample of 16 calls was one task of 81 ms), a sample holds at most TUNE_TASK_MS (tuning.ts)
      * of calls, by the longer of a call's issue and submit-to-done times: every task stays within a frame.
      */
-    /** Through glFinish, the calls of each point's second-opinion samples (set by the point's first one). */
+    /** Through glFinish and by timer query, the calls of each point's second-opinion samples (set by the point's first one). */
     const secondOpinionBatches = new Map<string, number>();
     const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, elements: number, pointBatch?: number) => {
       const first = run(); // first use: fills the pool
@@ -1010,6 +1010,26 @@ export class Engine {
           times.push(wallSampleMs(performance.now() - start, calls, clockTick));
           return;
         }
+        if (backToBack && blockingCalls) {
+          // A second opinion where calls block: several tasks of the batch, each timed until its work
+          // is done, summed (tuning.ts#BLOCKING_SECOND_OPINION_TASKS): the 1 ms clock's error and the
+          // fence estimate's average out, and no task holds the thread longer than a first sample's.
+          let ms = 0;
+          for (let task = 0; task < BLOCKING_SECOND_OPINION_TASKS; task++) {
+            if (task > 0) {
+              await nextTask();
+              this.#assertAlive('tune()');
+            }
+            const from = performance.now();
+            for (let k = 0; k < batch; k++) run().dispose();
+            const onThreadMs = performance.now() - from;
+            await this.#gpuDone('tune()');
+            ms += blockingSampleMs({ onThreadMs, doneMs: performance.now() - from }, fenceFloor, 1, clockTick);
+          }
+          (record.secondOpinionCalls ??= []).push(BLOCKING_SECOND_OPINION_TASKS * batch);
+          times.push(ms / (BLOCKING_SECOND_OPINION_TASKS * batch));
+          return;
+        }
         if (blockingCalls) {
           // Until the work is done, not until the calls return (tuning.ts#blockingSampleMs).
           for (let k = 0; k < batch; k++) run().dispose();
@@ -1018,14 +1038,22 @@ export class Engine {
           times.push(blockingSampleMs({ onThreadMs, doneMs: performance.now() - start }, fenceFloor, batch, clockTick));
           return;
         }
+        // By timer query a second opinion's calls are queued back to back, as an app's are
+        // (tuning.ts#QUERY_SECOND_OPINION_CALLS); the same number for every path of the point.
+        let calls = batch;
+        if (backToBack && this.caps.timerQuery) {
+          calls = secondOpinionBatches.get(point) ?? Math.max(batch, QUERY_SECOND_OPINION_CALLS);
+          secondOpinionBatches.set(point, calls);
+        }
         const gpuMs = await this.gpuTime(() => {
-          for (let k = 0; k < batch; k++) run().dispose();
+          for (let k = 0; k < calls; k++) run().dispose();
         });
+        if (calls !== batch) (record.secondOpinionCalls ??= []).push(calls);
         if (gpuMs !== undefined) {
-          times.push(gpuMs / batch);
+          times.push(gpuMs / calls);
         } else {
           await this.#gpuDone('tune()');
-          times.push(wallSampleMs(performance.now() - start - fenceFloor, batch, clockTick));
+          times.push(wallSampleMs(performance.now() - start - fenceFloor, calls, clockTick));
         }
       };
       const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
@@ -1050,7 +1078,8 @@ export class Engine {
       /**
        * A second opinion (tuning.ts#secondOpinion): fresh samples after an untimed call
        * (tuning.ts#secondOpinionSamples), and from then on the lower of the first opinion's median
-       * and what they read (secondOpinionReads; what slows a sample only adds time). Once:
+       * and what they read (what slows a sample only adds time), or by timer query what they read
+       * (tuning.ts#secondOpinionTime). Once:
        * false where it had been taken already (no samples added).
        */
       const confirm = async (): Promise<boolean> => {
@@ -1064,7 +1093,7 @@ export class Engine {
           await sample(true);
           fresh.push(times.pop()!);
         }
-        confirmed = Math.min(first, secondOpinionReads(fresh, finishTimed));
+        confirmed = secondOpinionTime(first, fresh, profile.sampling!.timer);
         return true;
       };
       return { one, batch, sample, median, complete, confirm };
@@ -1164,7 +1193,10 @@ export class Engine {
         // (bench/switch-replay.ts re-derives them from those).
         const confirmed = new Set<string>();
         const confirmedAt = new Set<string>();
-        const margin = DENSITY_SWITCH_MARGIN;
+        // Where another path's lead at a density is worth a second opinion (tuning.ts#densityAskMargin:
+        // below the switch margin where samples are coarse or a lone call's latency); the switch itself is
+        // choiceAtDensity's, on the timings after it.
+        const askAbove = densityAskMargin(profile.sampling!);
         // For the record (profile.sampling.secondOpinions): the paths asked again, round by round, per
         // class; per point, the paths a density's second opinion sampled again.
         const rounds: string[][] = [];
@@ -1187,7 +1219,7 @@ export class Engine {
           profile.compact.keep[key] = keep.choice as TuningProfile['compact']['keep'][string];
           profile.compact.any[key] = any.choice as TuningProfile['compact']['any'][string];
           let asked = false;
-          for (const [point, paths] of densitySwitches(profile, key, points, margin)) {
+          for (const [point, paths] of densitySwitches(profile, key, points, askAbove)) {
             const sampledAgain: string[] = [];
             for (const path of paths) {
               if (confirmedAt.has(`${point} ${path}`)) continue;
@@ -1227,7 +1259,10 @@ export class Engine {
         await settleScan();
         // The second opinion as for the compactions; only the default and the choice are lowered, so
         // no third scan can become the choice after it.
-        const scanContested = secondOpinion(defaultScanHere, [scan]);
+        // Where the timer query's one-call samples leave the default within reach of another scan
+        // (tuning.ts#densityAskMargin), both are asked too, the default staying otherwise.
+        const scanRival = closeRival(profile.timings[scanPoint]!, defaultScanHere, scanCandidates, askAbove);
+        const scanContested = [...new Set([...secondOpinion(defaultScanHere, [scan]), ...(scanRival === undefined ? [] : [defaultScanHere, scanRival])])];
         for (const algorithm of scanContested) {
           const s = samplersAt.get(scanPoint)!.get(algorithm)!;
           await s.confirm();

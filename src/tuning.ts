@@ -123,10 +123,10 @@ export interface TuneBatch {
    */
   samples?: number;
   /**
-   * Through glFinish (headless-gl), the calls of each second-opinion sample: issued back to back until
+   * The calls of each second-opinion sample. Through glFinish (headless-gl): issued back to back until
    * they have held the thread TUNE_SAMPLING.secondOpinionMs (secondOpinionContinues) in the point's first
-   * such sample, as many in every later one at the point. Absent unless timed through glFinish and
-   * asked a second opinion.
+   * such sample, as many in every later one at the point. Where calls block the thread (WebKitGTK):
+   * BLOCKING_SECOND_OPINION_TASKS tasks of `calls` each. Absent unless asked a second opinion there.
    */
   secondOpinionCalls?: number[];
 }
@@ -315,15 +315,29 @@ export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choi
 }
 
 /**
+ * The fastest of `paths` other than `chosen` where `chosen` reads more than `askAbove` times its time
+ * (then both are worth a second opinion: densitySwitches, and the default scan in tune()); undefined
+ * where none does. An ask margin below 1 names the fastest other path even where it read slower.
+ */
+export function closeRival(timings: Readonly<Record<string, number | undefined>>, chosen: string, paths: readonly string[], askAbove: number): string | undefined {
+  const others = paths.filter((path) => path !== chosen && typeof timings[path] === 'number');
+  if (others.length === 0 || typeof timings[chosen] !== 'number') return undefined;
+  const best = others.reduce((a, b) => (timings[b]! < timings[a]! ? b : a));
+  return timings[chosen]! > timings[best]! * askAbove ? best : undefined;
+}
+
+/**
  * Where `auto` would leave a size class's choice (choiceAtDensity) at one of its tuned densities: per
- * point (`key/density`), the class's choice and the faster path a call there would take (for 'keep'
- * and for 'any', together). tune() samples both a second time before that switch stands, as it does
+ * point (`key/density`), the class's choice and the fastest other path a call there could take (for
+ * 'keep' and for 'any', together), where the choice reads more than `askAbove` times the other's time
+ * (densityAskMargin: the switch margin, or less where samples are coarse or one call's latency). tune()
+ * samples both a second time before that switch stands, as it does
  * before a class leaves the default (secondOpinion): the switch rests on one point's timings, which
  * one disturbed sample decides. Firefox + llvmpipe, 2^12 (bench/results/issue-20/tuned-sweep-firefox-
  * *-thirteenth-unpinned.json): the bitmask read 2.29 ms per call at 90 % kept against 0.75-1.0 at 10
  * and 50 %, the HistoPyramid 1.57, and auto ran the HistoPyramid at 75-95 % at 1.2-1.3x the bitmask.
  */
-export function densitySwitches(profile: Pick<TuningProfile, 'compact' | 'timings'>, key: string, points: readonly string[], stayWithin: number): Array<[string, string[]]> {
+export function densitySwitches(profile: Pick<TuningProfile, 'compact' | 'timings'>, key: string, points: readonly string[], askAbove: number): Array<[string, string[]]> {
   const switches: Array<[string, string[]]> = [];
   for (const point of points) {
     const timings = profile.timings[point];
@@ -333,8 +347,8 @@ export function densitySwitches(profile: Pick<TuningProfile, 'compact' | 'timing
       const chosen = profile.compact[order][key];
       const paths = compactCandidates.filter((c) => (order === 'any' || c.keepsOrder) && typeof timings[c.path] === 'number').map((c) => c.path);
       if (chosen === undefined || typeof timings[chosen] !== 'number' || paths.length === 0) continue;
-      const best = paths.reduce((a, b) => (timings[b]! < timings[a]! ? b : a));
-      if (timings[chosen]! > timings[best]! * stayWithin) asked.add(chosen).add(best);
+      const rival = closeRival(timings, chosen, paths, askAbove);
+      if (rival !== undefined) asked.add(chosen).add(rival);
     }
     if (asked.size > 0) switches.push([point, [...asked]]);
   }
@@ -464,15 +478,69 @@ export function secondOpinionSamples(repeats: number, backToBack: boolean): numb
 /**
  * What a second opinion's samples read together: through glFinish the lower (what disturbs a sample
  * only adds time), elsewhere their median. The path's time is then the lower of this and its first
- * opinion's median.
+ * opinion's median, but by timer query this alone (secondOpinionTime).
  */
 export function secondOpinionReads(fresh: readonly number[], backToBack: boolean): number {
   const sorted = [...fresh].sort((a, b) => a - b);
   return backToBack ? sorted[0]! : sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/**
+ * A path's time after its second opinion, from its first opinion's median and the fresh samples, by
+ * the tune's timer: the lower of the first and what the fresh read (secondOpinionReads; what disturbs
+ * a sample only adds time), except by timer query, where the fresh samples' median alone counts: they
+ * time calls queued back to back (QUERY_SECOND_OPINION_CALLS) where the first opinion timed one call's
+ * latency, another measure, which read reduce-then-scan at 2^10 lower than its queued calls take.
+ */
+export function secondOpinionTime(first: number, fresh: readonly number[], timer: 'query' | 'fence' | 'finish'): number {
+  if (timer === 'query') return secondOpinionReads(fresh, false);
+  return Math.min(first, secondOpinionReads(fresh, timer === 'finish'));
+}
+
 /** tune(): a sample of calls that block the thread holds at most this many ms of them (a frame's worth). */
 export const TUNE_TASK_MS = 12;
+
+/**
+ * Where calls block the thread (WebKitGTK), how many tasks a second opinion's sample spans: each task
+ * makes the path's first-opinion batch of calls (at most TUNE_TASK_MS of them) and is timed until its
+ * work is done, and the sample is the sum over the tasks per call. A first-opinion sample there is one
+ * task of 6-12 ms timed by a 1 ms clock, with the fence's own wait (an estimate) taken off, so two
+ * paths' samples rank them only to about a tenth: WebKitGTK + llvmpipe at 2^18 and 5 % kept, the tune
+ * read the HistoPyramid 1.11x faster than the bitmask (two-call samples of 6 ms against three-call
+ * samples of 10), under the switch margin, where the sweep's 8-call batches had it 1.23x faster
+ * (bench/results/issue-20/tuned-sweep-webkit-*-twentythird-ends.json; 1.29x in the tenth session's).
+ * Over four tasks the clock's and the estimate's errors average out; every task still fits a frame.
+ */
+export const BLOCKING_SECOND_OPINION_TASKS = 4;
+
+/**
+ * Where the timer query times a second opinion, the calls each of its samples makes back to back (a
+ * first-opinion sample there is one call: TUNE_SAMPLING.sampleMs is below every call's GPU time).
+ * One call's GPU time is its latency; calls queued behind one another, as an app's are and as the
+ * sweep's batches are, overlap in SwiftShader's threads, and not equally: Chromium's query gave Jumping
+ * Jack 6.89 ms per call at 2^16, 95 % kept, against the bitmask's 6.32, where the sweep's batches of 8
+ * took 5.19 against 6.16; reduce-then-scan and recursive doubling 1.06 ms each at 2^10, the sweep 1.22
+ * against 0.98 (bench/results/issue-20/tuned-sweep-chromium-*-twentythird-ends.json). As first
+ * opinions, four calls per sample doubled the tune's time for no gain beyond the spread (docs/
+ * performance.md, "Polls in 4 ms steps"); as second opinions they are asked only where two paths are close.
+ */
+export const QUERY_SECOND_OPINION_CALLS = 4;
+
+/**
+ * How much faster than a size class's choice the fastest other path must read at one of its tuned
+ * densities for tune() to ask both a second opinion there (densitySwitches; a ratio, the choice's time
+ * over the other's). By how the tune timed its samples (`sampling`):
+ * - DENSITY_SWITCH_MARGIN where its samples resolve it (glFinish; by fence where calls do not block);
+ * - 1.05 where calls block the thread (WebKitGTK), whose first-opinion samples rank paths only to
+ *   about a tenth (BLOCKING_SECOND_OPINION_TASKS): a lead of 1.11 read there may be 1.23;
+ * - 0.9 by timer query (Chromium), whose one-call samples can rank two close paths the wrong way
+ *   round (QUERY_SECOND_OPINION_CALLS): the other path is asked even where it read up to 1.11x slower.
+ * The switch itself stays DENSITY_SWITCH_MARGIN (choiceAtDensity), on the timings after the second opinion.
+ */
+export function densityAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'; blockingCalls?: boolean }): number {
+  if (sampling.blockingCalls) return 1.05;
+  return sampling.timer === 'query' ? 0.9 : DENSITY_SWITCH_MARGIN;
+}
 /** tune(): the most calls in one sample. */
 export const MAX_BATCH_CALLS = 16;
 

@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, densitySwitches, DENSITY_SWITCH_MARGIN, secondOpinion, secondOpinionReads, secondOpinionSamples, TUNE_SAMPLING } from '../src/tuning.js';
+import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, DENSITY_SWITCH_MARGIN, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -78,6 +78,26 @@ describe('densitySwitches', () => {
     expect(densitySwitches(profileOf(timings, 'bitmask', 'jumping-jack'), '16', ['16/0.9'], 1.35)).toEqual([['16/0.9', ['bitmask', 'histopyramid']]]);
   });
 
+  it('asks below the switch margin where first opinions are coarse (calls that block) or one call\'s latency (timer query): densityAskMargin', () => {
+    expect(densityAskMargin({ timer: 'finish', blockingCalls: false })).toBe(DENSITY_SWITCH_MARGIN);
+    expect(densityAskMargin({ timer: 'fence', blockingCalls: false })).toBe(DENSITY_SWITCH_MARGIN);
+    expect(densityAskMargin({ timer: 'fence', blockingCalls: true })).toBe(1.05);
+    expect(densityAskMargin({ timer: 'query', blockingCalls: false })).toBe(0.9);
+    // WebKitGTK's first opinions at 2^18, 5 % kept (under this file's key, 16): the bitmask 3.33 ms,
+    // the HistoPyramid 3.0 (1.11x).
+    const webkit = { '16/0.05': { bitmask: 3.33, histopyramid: 3.0, 'jumping-jack': 10 } } as unknown as ReturnType<typeof timingsOf>;
+    expect(densitySwitches(profileOf(webkit, 'bitmask', 'bitmask'), '16', ['16/0.05'], DENSITY_SWITCH_MARGIN)).toEqual([]);
+    expect(densitySwitches(profileOf(webkit, 'bitmask', 'bitmask'), '16', ['16/0.05'], 1.05)).toEqual([['16/0.05', ['bitmask', 'histopyramid']]]);
+    // A lead within 1.05 asks nothing there.
+    const close = { '16/0.05': { bitmask: 3.1, histopyramid: 3.0, 'jumping-jack': 10 } } as unknown as ReturnType<typeof timingsOf>;
+    expect(densitySwitches(profileOf(close, 'bitmask', 'bitmask'), '16', ['16/0.05'], 1.05)).toEqual([]);
+    // Chromium's timer query at 2^16, 95 % kept: Jumping Jack read 1.09x slower than the bitmask (the
+    // sweep's queued calls: 1.19x faster). At 0.9 it is asked for 'any' (not for 'keep': it reorders).
+    const chromium = { '16/0.95': { bitmask: 6.32, histopyramid: 7.78, 'jumping-jack': 6.89 } } as unknown as ReturnType<typeof timingsOf>;
+    expect(densitySwitches(profileOf(chromium, 'bitmask', 'bitmask'), '16', ['16/0.95'], 0.9)).toEqual([['16/0.95', ['bitmask', 'jumping-jack']]]);
+    expect(densitySwitches(profileOf(chromium, 'bitmask', 'bitmask'), '16', ['16/0.95'], DENSITY_SWITCH_MARGIN)).toEqual([]);
+  });
+
   it('skips points and paths with no timings (a path never sampled there)', () => {
     const timings = { '16/0.1': { bitmask: 3, histopyramid: 1 } } as unknown as ReturnType<typeof timingsOf>;
     expect(densitySwitches(profileOf(timings, 'bitmask', 'bitmask'), '16', ['16/0.1', '16/0.5'], 1.15)).toEqual([['16/0.1', ['bitmask', 'histopyramid']]]);
@@ -105,5 +125,38 @@ describe('secondOpinionSamples / secondOpinionReads: a second opinion\'s samples
     const fresh = [0.5, 0.2];
     secondOpinionReads(fresh, true);
     expect(fresh).toEqual([0.5, 0.2]);
+  });
+});
+
+describe('closeRival: the other path worth a second opinion beside a choice', () => {
+  const timings = { 'reduce-then-scan': 1.064, blelloch: 1.104, 'recursive-doubling': 1.062 };
+  const scans = ['reduce-then-scan', 'blelloch', 'recursive-doubling'];
+  it('names the fastest other path where the choice reads more than askAbove times its time', () => {
+    // Chromium's one-call query samples at 2^10: a tie the sweep's queued calls split 1.22 to 0.98.
+    expect(closeRival(timings, 'reduce-then-scan', scans, 0.9)).toBe('recursive-doubling');
+    expect(closeRival(timings, 'reduce-then-scan', scans, 1.15)).toBeUndefined();
+    // Below 1 it names the fastest other path even where that read slower.
+    expect(closeRival(timings, 'recursive-doubling', scans, 0.9)).toBe('reduce-then-scan');
+    expect(closeRival(timings, 'recursive-doubling', scans, 0.95)).toBe('reduce-then-scan');
+    expect(closeRival(timings, 'recursive-doubling', scans, 1)).toBeUndefined();
+  });
+  it('skips paths with no timing, and answers undefined where the choice has none or is alone', () => {
+    expect(closeRival({ bitmask: 2, histopyramid: 1 }, 'bitmask', ['bitmask', 'histopyramid', 'horn'], 1.15)).toBe('histopyramid');
+    expect(closeRival({ histopyramid: 1 }, 'bitmask', ['bitmask', 'histopyramid'], 1.15)).toBeUndefined();
+    expect(closeRival({ bitmask: 1 }, 'bitmask', ['bitmask'], 0.5)).toBeUndefined();
+  });
+});
+
+describe('secondOpinionTime: a path\'s time after its second opinion', () => {
+  it('the lower of the first opinion and the fresh samples (their lower through glFinish, their median elsewhere)', () => {
+    expect(secondOpinionTime(3, [4, 2.5], 'finish')).toBe(2.5);
+    expect(secondOpinionTime(2, [4, 2.5], 'finish')).toBe(2);
+    expect(secondOpinionTime(3, [1, 2.8, 9], 'fence')).toBe(2.8);
+    expect(secondOpinionTime(2, [1, 2.8, 9], 'fence')).toBe(2);
+  });
+  it('by timer query the fresh samples\' median alone: calls queued back to back, not one call\'s latency', () => {
+    // reduce-then-scan at 2^10 in Chromium: one call 1.06 ms of GPU time, queued calls more.
+    expect(secondOpinionTime(1.06, [1.3, 1.2, 1.25], 'query')).toBe(1.25);
+    expect(secondOpinionTime(7, [5.1, 5.3, 5.2], 'query')).toBe(5.2);
   });
 });

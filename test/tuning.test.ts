@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, type TuneProgress, type TuningProfile } from '../src/index.js';
 import { defaultScan } from '../src/scan/algorithms.js';
-import { batchCalls, choiceAtDensity, densitySwitches, DENSITY_SWITCH_MARGIN, dropAfterFirst, ENGINE_VERSION, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, choiceAtDensity, QUERY_SECOND_OPINION_CALLS, densitySwitches, DENSITY_SWITCH_MARGIN, dropAfterFirst, ENGINE_VERSION, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
 import { testContext } from './support/engine.js';
 import { countGlObjects, nonZero } from './support/gl-objects.js';
 import { replaceGlMethod } from './support/gl-method.js';
@@ -434,6 +434,24 @@ describe('engine.tune()', () => {
       expect(bursts.slice(-2), `the second opinion's bursts: ${JSON.stringify(bursts)}`).toEqual(record.secondOpinionCalls);
       for (const [path, other] of Object.entries(profile.sampling!.batches[`${key}/0.8`]!)) {
         if (other.secondOpinionCalls) expect(other.secondOpinionCalls, `${path} at 80 %`).toEqual([longer, longer]);
+      }
+    } else if (profile.sampling!.blockingCalls) {
+      // Where calls block (WebKitGTK) each of the `repeats` samples spans BLOCKING_SECOND_OPINION_TASKS
+      // tasks of the first opinion's batch.
+      expect(record.samples, 'sampled twice: 3, then 3').toBe(sampledTwice(profile));
+      const calls = BLOCKING_SECOND_OPINION_TASKS * record.calls;
+      expect(record.secondOpinionCalls, JSON.stringify(record)).toEqual([calls, calls, calls]);
+      expect(bursts.slice(-3 * BLOCKING_SECOND_OPINION_TASKS), `the second opinion's bursts: ${JSON.stringify(bursts)}`).toEqual(Array(3 * BLOCKING_SECOND_OPINION_TASKS).fill(record.calls));
+    } else if (profile.sampling!.timer === 'query') {
+      // By timer query (Chromium) each of the `repeats` samples queues at least
+      // QUERY_SECOND_OPINION_CALLS calls, as many for every path asked at the point.
+      expect(record.samples, 'sampled twice: 3, then 3').toBe(sampledTwice(profile));
+      const queued = record.secondOpinionCalls![0]!;
+      expect(queued).toBeGreaterThanOrEqual(Math.max(QUERY_SECOND_OPINION_CALLS, record.calls));
+      expect(record.secondOpinionCalls, JSON.stringify(record)).toEqual([queued, queued, queued]);
+      expect(bursts.slice(-3), `the second opinion's bursts: ${JSON.stringify(bursts)}`).toEqual([queued, queued, queued]);
+      for (const [path, other] of Object.entries(profile.sampling!.batches[`${key}/0.8`]!)) {
+        if (other.secondOpinionCalls) expect(other.secondOpinionCalls, `${path} at 80 %`).toEqual([queued, queued, queued]);
       }
     } else {
       expect(record.samples, 'sampled twice: 3, then 3').toBe(sampledTwice(profile));
