@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, closeRival, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, DENSITY_SWITCH_MARGIN, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, closeRival, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -309,7 +309,7 @@ export class Engine {
       const profile = this.#profile;
       if (!profile) return;
       const { capacity } = stream.layout;
-      const at = (order: 'keep' | 'any') => choiceAtDensity(profile, order, capacity, count / sourceLength, DENSITY_SWITCH_MARGIN);
+      const at = (order: 'keep' | 'any') => choiceAtDensity(profile, order, capacity, count / sourceLength, densitySwitchMargin(profile.sampling));
       const choice = { keep: at('keep'), any: at('any') };
       this.#atDensity.set(stream, choice);
       this.#atDensityBySize.set(sizeClass(capacity), choice);
@@ -790,7 +790,8 @@ export class Engine {
    * `order: 'any'`. A compaction's density is unknown before it runs, so 'auto' takes the path with the
    * smallest worst ratio over the tuned densities until the app reads a count (`result.count()` or
    * `read()`) of the same stream or size class; from then on, where that path was more than 1.15×
-   * slower than another at the tuned density nearest the last one counted (tuning.ts#DENSITY_SWITCH_MARGIN),
+   * slower than another at the tuned density nearest the last one counted (1.05× where the browser's
+   * calls block, WebKitGTK: tuning.ts#densitySwitchMargin),
    * it takes the faster one
    * (no read is added for this). A size leaves the built-in default only on a second opinion: the
    * default and the paths chosen over it are sampled again; so does a tuned density where a call would
@@ -1371,7 +1372,7 @@ export class Engine {
 
   /**
    * auto's compaction with a profile: the size class's choice, or where the density last counted for
-   * this stream (or its size class) makes that choice clearly slow (by more than tuning.ts#DENSITY_SWITCH_MARGIN in
+   * this stream (or its size class) makes that choice clearly slow (by more than tuning.ts#densitySwitchMargin in
    * the profile's timings), the fastest path there (worked out when the count arrived).
    */
   #tunedCompaction(order: 'keep' | 'any', stream: Stream): CompactStats['algorithm'] | undefined {

@@ -541,6 +541,21 @@ export function densityAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'
   if (sampling.blockingCalls) return 1.05;
   return sampling.timer === 'query' ? 0.9 : DENSITY_SWITCH_MARGIN;
 }
+
+/**
+ * The margin of auto's switch at a known density (choiceAtDensity) for a profile timed as `sampling`
+ * says: DENSITY_SWITCH_MARGIN, but where calls block (WebKitGTK) the ask margin, 1.05. There every lead
+ * above 1.05 was sampled again over four tasks a sample (BLOCKING_SECOND_OPINION_TASKS), so the timings
+ * a switch rests on are the finer ones, and a lead of 1.13 is not noise: WebKitGTK + llvmpipe at 2^18,
+ * 5 % kept, the second opinion read the HistoPyramid 1.13x faster than the bitmask (2.29 against 2.6
+ * ms) and the sweep 1.19x; at 1.15 auto stayed on the bitmask, a miss; replayed at 1.05, every point of
+ * three sweeps within 1.04 (bench/results/issue-20/*-twentyfourth-asks*.json, bench/switch-replay.ts).
+ * Elsewhere a first opinion under the ask margin decides, and 1.15 (the target) keeps the class's choice
+ * where the two are close. A profile without `sampling` (older ones) switches at 1.15.
+ */
+export function densitySwitchMargin(sampling: { blockingCalls?: boolean } | undefined): number {
+  return sampling?.blockingCalls ? densityAskMargin({ timer: 'fence', blockingCalls: true }) : DENSITY_SWITCH_MARGIN;
+}
 /** tune(): the most calls in one sample. */
 export const MAX_BATCH_CALLS = 16;
 

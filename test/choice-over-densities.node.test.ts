@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, DENSITY_SWITCH_MARGIN, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
+import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -96,6 +96,14 @@ describe('densitySwitches', () => {
     const chromium = { '16/0.95': { bitmask: 6.32, histopyramid: 7.78, 'jumping-jack': 6.89 } } as unknown as ReturnType<typeof timingsOf>;
     expect(densitySwitches(profileOf(chromium, 'bitmask', 'bitmask'), '16', ['16/0.95'], 0.9)).toEqual([['16/0.95', ['bitmask', 'jumping-jack']]]);
     expect(densitySwitches(profileOf(chromium, 'bitmask', 'bitmask'), '16', ['16/0.95'], DENSITY_SWITCH_MARGIN)).toEqual([]);
+  });
+
+  it('auto switches at a known density by 1.15, or where calls block by the ask margin (densitySwitchMargin)', () => {
+    expect(densitySwitchMargin(undefined)).toBe(DENSITY_SWITCH_MARGIN);
+    expect(densitySwitchMargin({})).toBe(DENSITY_SWITCH_MARGIN);
+    expect(densitySwitchMargin({ blockingCalls: false })).toBe(DENSITY_SWITCH_MARGIN);
+    expect(densitySwitchMargin({ blockingCalls: true })).toBe(densityAskMargin({ timer: 'fence', blockingCalls: true }));
+    expect(densitySwitchMargin({ blockingCalls: true })).toBe(1.05);
   });
 
   it('skips points and paths with no timings (a path never sampled there)', () => {

@@ -254,22 +254,24 @@ describe('engine.tune()', () => {
     engine.dispose();
   });
 
-  it("auto's switch at a known density takes the same margin however the profile was timed (glFinish's second opinions are calls back to back)", async () => {
+  it("auto's switch at a known density takes 1.15 however the profile was timed, 1.05 where calls block (their second opinions span tasks)", async () => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
     const data = Uint32Array.from({ length: 1000 }, (_, i) => i % 10);
     const stream = engine.stream(data);
     const key = String(Math.round(Math.log2(stream.layout.capacity)));
     // At 90 % kept the HistoPyramid timed 1.3x faster than the size class's choice (the bitmask).
-    const profileTimedBy = (timer: 'query' | 'fence' | 'finish'): TuningProfile => ({
+    const profileTimedBy = (timer: 'query' | 'fence' | 'finish', blockingCalls = false): TuningProfile => ({
       format: 'glcompact-profile', version: ENGINE_VERSION, renderer: engine.caps.renderer, measured: new Date().toISOString(),
       compact: { keep: { [key]: 'bitmask' }, any: { [key]: 'bitmask' } }, scan: { [key]: 'reduce-then-scan' },
       timings: { [`${key}/0.9`]: { bitmask: 1.3, horn: 2, 'horn-global': 3, histopyramid: 1, 'jumping-jack': 2, hybrid: 2 } },
       work: {},
-      sampling: { timer, fenceFloorMs: 0, batches: {} },
+      sampling: { timer, fenceFloorMs: 0, blockingCalls, batches: {} },
     });
-    const pathAt90 = async (timer: 'query' | 'fence' | 'finish') => {
-      engine.useProfile(profileTimedBy(timer));
+    const pathAt90 = async (timer: 'query' | 'fence' | 'finish', bitmaskMs = 1.3, blockingCalls = false) => {
+      const profile = profileTimedBy(timer, blockingCalls);
+      profile.timings[`${key}/0.9`]!.bitmask = bitmaskMs;
+      engine.useProfile(profile);
       const first = engine.compact(stream, { keep: { greaterThan: 0 } });
       expect(await first.count()).toBe(900); // teaches 90 %
       first.dispose();
@@ -282,16 +284,14 @@ describe('engine.tune()', () => {
     expect(await pathAt90('query')).toBe('histopyramid');
     expect(await pathAt90('fence')).toBe('histopyramid');
     expect(await pathAt90('finish')).toBe('histopyramid');
-    // Within the margin (1.1x) no profile switches.
-    const within = profileTimedBy('finish');
-    within.timings[`${key}/0.9`]!.bitmask = 1.1;
-    engine.useProfile(within);
-    const first = engine.compact(stream, { keep: { greaterThan: 0 } });
-    expect(await first.count()).toBe(900);
-    first.dispose();
-    const second = engine.compact(stream, { keep: { greaterThan: 0 } });
-    expect(second.stats.algorithm).toBe('bitmask');
-    second.dispose();
+    expect(await pathAt90('fence', 1.3, true)).toBe('histopyramid');
+    // Within 1.15 (1.1x) only a profile whose calls block switches (tuning.ts#densitySwitchMargin);
+    // within 1.05 (1.04x) none does.
+    expect(await pathAt90('query', 1.1)).toBe('bitmask');
+    expect(await pathAt90('fence', 1.1)).toBe('bitmask');
+    expect(await pathAt90('finish', 1.1)).toBe('bitmask');
+    expect(await pathAt90('fence', 1.1, true)).toBe('histopyramid');
+    expect(await pathAt90('fence', 1.04, true)).toBe('bitmask');
     stream.dispose();
     engine.dispose();
   });

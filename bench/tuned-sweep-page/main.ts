@@ -20,7 +20,7 @@
 //      page, 2.5 s before the idle baseline, so bench/tuned-sweep-browser.mjs --pin, polling every 2 s,
 //      has moved its thread off the main thread's core before anything is measured).
 import { createEngine, type CompactOptions } from 'glcompact';
-import { compactCandidates, DENSITY_SWITCH_MARGIN, optionsForPath } from '../../src/tuning.js';
+import { compactCandidates, densitySwitchMargin, optionsForPath } from '../../src/tuning.js';
 import { formatScanRow, sweepScans, type ScanSweep } from '../lib/scan-sweep.js';
 import { random, shuffler } from '../lib/seeded-order.js';
 
@@ -77,7 +77,7 @@ interface SweepState {
     /** With ?traceGaps=1: the longest stretches and the WebGL methods that took their time. */
     gaps: Gap[];
     profile: unknown;
-    /** The margin auto's switch at a known density takes with this profile (tuning.ts#DENSITY_SWITCH_MARGIN). */
+    /** The margin auto's switch at a known density takes with this profile (tuning.ts#densitySwitchMargin). */
     switchMargin: number;
   };
   rows: Row[];
@@ -296,7 +296,7 @@ async function run(): Promise<void> {
     trace?.restore();
     stretches = monitor.stop();
   }
-  state.tune = { wallMs, idleLongestGapMs, idleGapsOver: idleStretches.gapsOver, idleBaselineMs, ...stretches, profile, switchMargin: DENSITY_SWITCH_MARGIN };
+  state.tune = { wallMs, idleLongestGapMs, idleGapsOver: idleStretches.gapsOver, idleBaselineMs, ...stretches, profile, switchMargin: densitySwitchMargin(profile.sampling) };
   log.textContent += `tune ${wallMs.toFixed(0)} ms, longest gap ${state.tune.longestGapMs.toFixed(1)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}\n`;
   if (tuneOnly) {
     status('done (?tuneOnly=1: no sweep)', 1);
