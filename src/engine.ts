@@ -795,10 +795,14 @@ export class Engine {
    * it takes the faster one
    * (no read is added for this). A size leaves the built-in default only on a second opinion: the
    * default and the paths chosen over it are sampled again; so does a tuned density where a call would
-   * leave the size's choice (the choice and the faster path, at that density). Through gl.finish() a
+   * leave the size's choice (the choice and the faster path, at that density; by timer query wherever
+   * the two read within 1.11× either way, where calls block from a 1.05× lead: tuning.ts#densityAskMargin).
+   * Through gl.finish() a
    * second opinion's samples are calls back to back for 6 ms (at most 64, within 2^20 elements; as many
    * for every path at a point; two per path, the lower counting), not the
-   * one or two calls of a first opinion, mostly a round trip at small sizes on a fast GPU (tuning.ts#TUNE_SAMPLING). Before (or without) tuning they
+   * one or two calls of a first opinion, mostly a round trip at small sizes on a fast GPU (tuning.ts#TUNE_SAMPLING);
+   * by timer query 4 queued calls a sample, not a lone call's latency (tuning.ts#QUERY_SECOND_OPINION_CALLS);
+   * where calls block, four tasks a sample (tuning.ts#BLOCKING_SECOND_OPINION_TASKS). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
    * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread
@@ -950,7 +954,7 @@ export class Engine {
      * not block the point's first path's do),
      * `sample()` (takes one more), `complete()` (one
      * untimed call, then samples up to `repeats`), `confirm()` (the second opinion: fresh samples,
-     * tuning.ts#secondOpinionSamples, after which `median()` gives the lower of the first median and what they read) and `median()` (ms per call of those taken: GPU time
+     * tuning.ts#secondOpinionSamples, after which `median()` gives tuning.ts#secondOpinionTime: the lower of the first median and what they read, by timer query what they read) and `median()` (ms per call of those taken: GPU time
      * by timer query, else submit-to-done, waited for by fence less the fence's own wait or by
      * glFinish). A sample is a batch of back-to-back calls (as an app makes them) long enough to be
      * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls; through
