@@ -1,9 +1,9 @@
 // Issue 20: replays, offline, which path `auto` would take at every point of committed tuned sweeps
 // (bench/tuned-sweep.ts, bench/tuned-sweep-browser.mjs) if the per-density switch used another margin
-// (src/tuning.ts#DENSITY_SWITCH_MARGIN, #choiceAtDensity; replayed at 1, 1.05, 1.1, 1.15, 1.25, 1.35, 1.5 and never), from each sweep's own profile,
+// (src/tuning.ts#densitySwitchMargin, #choiceAtDensity; replayed at 1, 1.05, 1.1, 1.15, 1.25, 1.35, 1.5 and never), from each sweep's own profile,
 // and scores that path against the fastest by the sweep's own series: the worst ratio ('keep' /
 // 'any') and the points within 1.15 on both. At the margin the sweep's engine switched at (its JSON's
-// `switchMargin`: tuning.ts#DENSITY_SWITCH_MARGIN; 1.15 for sweeps made before it was recorded) the
+// `switchMargin`: tuning.ts#densitySwitchMargin of its profile; 1.15 for sweeps made before it was recorded) the
 // replay must agree with the path the sweep ran (it prints how many of its choices do). With --interpolate, the switch
 // compares the paths' timings interpolated linearly between the two tuned densities around the
 // call's (the engine takes the nearest tuned density's). With --keep-default, the switch stays at

@@ -796,7 +796,8 @@ export class Engine {
    * (no read is added for this). A size leaves the built-in default only on a second opinion: the
    * default and the paths chosen over it are sampled again; so does a tuned density where a call would
    * leave the size's choice (the choice and the faster path, at that density; by timer query wherever
-   * the two read within 1.11× either way, where calls block from a 1.05× lead: tuning.ts#densityAskMargin).
+   * the fastest other path reads less than 1.11× the choice's time, where calls block from a 1.05× lead:
+   * tuning.ts#densityAskMargin).
    * Through gl.finish() a
    * second opinion's samples are calls back to back for 6 ms (at most 64, within 2^20 elements; as many
    * for every path at a point; two per path, the lower counting), not the
@@ -1053,7 +1054,7 @@ export class Engine {
         const gpuMs = await this.gpuTime(() => {
           for (let k = 0; k < calls; k++) run().dispose();
         });
-        if (calls !== batch) (record.secondOpinionCalls ??= []).push(calls);
+        if (backToBack && this.caps.timerQuery) (record.secondOpinionCalls ??= []).push(calls);
         if (gpuMs !== undefined) {
           times.push(gpuMs / calls);
         } else {
@@ -1062,7 +1063,7 @@ export class Engine {
         }
       };
       const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-      /** Once a second opinion was taken (secondOpinion), the lower of the first median and what it read; else the median. */
+      /** Once a second opinion was taken (secondOpinion), tuning.ts#secondOpinionTime (the lower of the first median and what it read, or by timer query what its queued calls read); else the median. */
       let confirmed: number | undefined;
       const median = () => confirmed ?? middle(times);
       // Before later samples: other paths' first samples ran since this one's, and the pool may
@@ -1098,7 +1099,10 @@ export class Engine {
           await sample(true);
           fresh.push(times.pop()!);
         }
-        confirmed = secondOpinionTime(first, fresh, profile.sampling!.timer);
+        // By timer query the fresh samples are another measure only where they queued more calls than
+        // the first opinion's batch (a fast GPU's small calls: batches of 4 and more already).
+        const queuedMore = this.caps.timerQuery && (secondOpinionBatches.get(point) ?? batch) > batch;
+        confirmed = secondOpinionTime(first, fresh, profile.sampling!.timer, queuedMore);
         return true;
       };
       return { one, batch, sample, median, complete, confirm };
@@ -1187,8 +1191,9 @@ export class Engine {
         };
         await settle();
         // A second opinion before leaving the default: its loss and the winner's gain are sampled
-        // again, and each path's time is the lower of its two opinions (tuning.ts#secondOpinionReads). The
-        // lowered times can make a third path the choice: it is asked again in turn, until every
+        // again, and each path's time is the lower of its two opinions, or by timer query what its
+        // queued calls read (tuning.ts#secondOpinionTime). The
+        // new times can make a third path the choice: it is asked again in turn, until every
         // path chosen over the default has had its second opinion (at most once per path).
         // Then a second opinion before a density leaves the class's choice (tuning.ts#densitySwitches):
         // the choice and the path a call there would switch to are sampled again at that point (a path
@@ -1262,18 +1267,31 @@ export class Engine {
           for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();
         };
         await settleScan();
-        // The second opinion as for the compactions; only the default and the choice are lowered, so
-        // no third scan can become the choice after it.
-        // Where the timer query's one-call samples leave the default within reach of another scan
-        // (tuning.ts#densityAskMargin), both are asked too, the default staying otherwise.
-        const scanRival = closeRival(profile.timings[scanPoint]!, defaultScanHere, scanCandidates, askAbove);
-        const scanContested = [...new Set([...secondOpinion(defaultScanHere, [scan]), ...(scanRival === undefined ? [] : [defaultScanHere, scanRival])])];
-        for (const algorithm of scanContested) {
-          const s = samplersAt.get(scanPoint)!.get(algorithm)!;
-          await s.confirm();
-          profile.timings[scanPoint]![algorithm] = s.median();
+        // The second opinion as for the compactions: the default and the choice; and where the
+        // default or, after a round, the choice reads within reach of another scan
+        // (tuning.ts#closeRival at densityAskMargin: by timer query, or where calls block), both,
+        // round by round until no scan not yet asked is named. By timer query a second opinion
+        // replaces the first (tuning.ts#secondOpinionTime) and may raise a time, so a scan left on its
+        // first opinion could otherwise win against the asked ones in another measure.
+        const scanRounds: string[][] = [];
+        const scansAsked = new Set<string>();
+        for (let round = 0, ask: string[] = secondOpinion(defaultScanHere, [scan]); round < scanCandidates.length; round++) {
+          const rival = closeRival(profile.timings[scanPoint]!, round === 0 ? defaultScanHere : scan.choice, scanCandidates, askAbove);
+          if (rival !== undefined) ask = [...ask, round === 0 ? defaultScanHere : scan.choice, rival];
+          const fresh = [...new Set(ask)].filter((algorithm) => !scansAsked.has(algorithm));
+          if (fresh.length === 0) break;
+          for (const algorithm of fresh) {
+            scansAsked.add(algorithm);
+            const s = samplersAt.get(scanPoint)!.get(algorithm)!;
+            await s.confirm();
+            profile.timings[scanPoint]![algorithm] = s.median();
+          }
+          scanRounds.push(fresh);
+          scan = chooseScan();
+          await settleScan();
+          ask = [];
         }
-        if (scanContested.length > 0) secondOpinions[scanPoint] = [scanContested];
+        if (scanRounds.length > 0) secondOpinions[scanPoint] = scanRounds;
         scan = chooseScan();
         await settleScan();
         profile.scan[key] = scan.choice;

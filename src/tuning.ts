@@ -49,7 +49,8 @@ export interface TuningProfile {
   /**
    * Median ms per call of every path measured, per size class and density (what `auto`'s switch at
    * a known density reads); for a path sampled a second time (secondOpinion), the lower of its first
-   * opinion's median and what its second opinion read (secondOpinionReads).
+   * opinion's median and what its second opinion read, or by timer query what its queued calls read
+   * (secondOpinionTime).
    */
   timings: Record<string, Record<string, number>>;
   /**
@@ -118,15 +119,19 @@ export interface TuneBatch {
    * (`pathsToResample`; not sampled again
    * unless a choice rests on it), or `repeats` and a second opinion's samples (`repeats` more; through glFinish TUNE_SAMPLING.secondOpinionSamples) where the path was sampled a second time
    * (`secondOpinion`: the default and the paths chosen over it, even where the class then came back to
-   * the default; `densitySwitches`: at a density where a call would leave the class's choice). A path sampled again is called once more, untimed, before its later
+   * the default; `densitySwitches`: at a density where the fastest other path reads within the ask
+   * margin of the class's choice, densityAskMargin; the default scan likewise). A path sampled again is called once more, untimed, before its later
    * samples (its targets back in the pool).
    */
   samples?: number;
   /**
    * The calls of each second-opinion sample. Through glFinish (headless-gl): issued back to back until
    * they have held the thread TUNE_SAMPLING.secondOpinionMs (secondOpinionContinues) in the point's first
-   * such sample, as many in every later one at the point. Where calls block the thread (WebKitGTK):
-   * BLOCKING_SECOND_OPINION_TASKS tasks of `calls` each. Absent unless asked a second opinion there.
+   * such sample, as many in every later one at the point. By timer query (Chromium): calls queued
+   * together, the larger of QUERY_SECOND_OPINION_CALLS and the batch of the point's first path asked, as
+   * many for every later one. Where calls block the thread (WebKitGTK): BLOCKING_SECOND_OPINION_TASKS
+   * tasks of `calls` each. Absent unless asked a second opinion there (by fence where calls do not
+   * block, Firefox: always absent, its second opinions being the first opinion's batches).
    */
   secondOpinionCalls?: number[];
 }
@@ -264,7 +269,7 @@ export function choiceAtDensity(profile: TuningProfile, order: 'keep' | 'any', c
 /**
  * How much faster (a ratio) another path must have been timed at the tuned density nearest a call's
  * for `auto` to leave the size class's choice there (choiceAtDensity): 1.15, the target ratio, however
- * the tune timed its samples. Until 2026-11-28 it was 1.35 where the tune timed through glFinish
+ * the tune timed its samples, but 1.05 where calls block (densitySwitchMargin). Until 2026-11-28 it was 1.35 where the tune timed through glFinish
  * (headless-gl), whose first-opinion samples at small sizes are one or two calls, a lone call's latency
  * that ranked paths otherwise than back-to-back calls (the H200's HistoPyramid at 0.69 ms per call
  * against the bitmask's 0.81 at 2^18, 90 % kept, 1.5x slower in the sweep's batches). A switch stands
@@ -306,8 +311,8 @@ export function choiceOverDensities(timings: TuningProfile['timings'], points: r
  * HistoPyramid at 2^16, 90 % kept, read 0.46 ms against 0.67-0.70 at the other densities, and won at up
  * to 1.36x (bench/results/issue-20/tuned-sweep-webkit-*-rounds7-pinned-done-timed.json,
  * tuned-sweep-h200-egl-2026-11-26-seventh-2.json). Sampled again later, each path keeps the lower of
- * its two medians: what disturbs a sample (another process, a collection, the browser's own work) only
- * adds time.
+ * its two opinions (what disturbs a sample, another process, a collection, the browser's own work, only
+ * adds time), or by timer query what its queued calls read (secondOpinionTime).
  */
 export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choice: string }>): string[] {
   const chosen = [...new Set(choices.map((c) => c.choice))].filter((path) => path !== defaultPath);
@@ -488,12 +493,14 @@ export function secondOpinionReads(fresh: readonly number[], backToBack: boolean
 /**
  * A path's time after its second opinion, from its first opinion's median and the fresh samples, by
  * the tune's timer: the lower of the first and what the fresh read (secondOpinionReads; what disturbs
- * a sample only adds time), except by timer query, where the fresh samples' median alone counts: they
- * time calls queued back to back (QUERY_SECOND_OPINION_CALLS) where the first opinion timed one call's
- * latency, another measure, which read reduce-then-scan at 2^10 lower than its queued calls take.
+ * a sample only adds time), except by timer query where they queued more calls than the first opinion's
+ * batch (`queuedMore`; QUERY_SECOND_OPINION_CALLS): then the fresh samples' median alone counts, since
+ * the first opinion timed one call's latency, another measure, which read reduce-then-scan at 2^10
+ * lower than its queued calls take. Where the batch already held as many, it is the same measure, and
+ * the lower counts as elsewhere.
  */
-export function secondOpinionTime(first: number, fresh: readonly number[], timer: 'query' | 'fence' | 'finish'): number {
-  if (timer === 'query') return secondOpinionReads(fresh, false);
+export function secondOpinionTime(first: number, fresh: readonly number[], timer: 'query' | 'fence' | 'finish', queuedMore = true): number {
+  if (timer === 'query' && queuedMore) return secondOpinionReads(fresh, false);
   return Math.min(first, secondOpinionReads(fresh, timer === 'finish'));
 }
 
@@ -535,7 +542,8 @@ export const QUERY_SECOND_OPINION_CALLS = 4;
  *   about a tenth (BLOCKING_SECOND_OPINION_TASKS): a lead of 1.11 read there may be 1.23;
  * - 0.9 by timer query (Chromium), whose one-call samples can rank two close paths the wrong way
  *   round (QUERY_SECOND_OPINION_CALLS): the other path is asked even where it read up to 1.11x slower.
- * The switch itself stays DENSITY_SWITCH_MARGIN (choiceAtDensity), on the timings after the second opinion.
+ * The switch itself (choiceAtDensity) is densitySwitchMargin's, on the timings after the second
+ * opinion: 1.05 where calls block, else DENSITY_SWITCH_MARGIN.
  */
 export function densityAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'; blockingCalls?: boolean }): number {
   if (sampling.blockingCalls) return 1.05;

@@ -167,4 +167,8 @@ describe('secondOpinionTime: a path\'s time after its second opinion', () => {
     expect(secondOpinionTime(1.06, [1.3, 1.2, 1.25], 'query')).toBe(1.25);
     expect(secondOpinionTime(7, [5.1, 5.3, 5.2], 'query')).toBe(5.2);
   });
+  it('by timer query where the batch already queued as many calls: the same measure, the lower counts', () => {
+    expect(secondOpinionTime(1.06, [1.3, 1.2, 1.25], 'query', false)).toBe(1.06);
+    expect(secondOpinionTime(7, [5.1, 5.3, 5.2], 'query', false)).toBe(5.2);
+  });
 });
