@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, closeRival, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -802,7 +802,7 @@ export class Engine {
    * second opinion's samples are calls back to back for 6 ms (at most 64, within 2^20 elements; as many
    * for every path at a point; two per path, the lower counting), not the
    * one or two calls of a first opinion, mostly a round trip at small sizes on a fast GPU (tuning.ts#TUNE_SAMPLING);
-   * by timer query 4 queued calls a sample, not a lone call's latency (tuning.ts#QUERY_SECOND_OPINION_CALLS);
+   * by timer query 4 queued calls a sample for compactions, not a lone call's latency (tuning.ts#QUERY_SECOND_OPINION_CALLS);
    * where calls block, four tasks a sample (tuning.ts#BLOCKING_SECOND_OPINION_TASKS). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
@@ -964,7 +964,16 @@ export class Engine {
      * so a sample of 16 calls was one task of 81 ms), a sample holds at most TUNE_TASK_MS (tuning.ts)
      * of calls, by the longer of a call's issue and submit-to-done times: every task stays within a frame.
      */
-    /** Through glFinish and by timer query, the calls of each point's second-opinion samples (set by the point's first one). */
+    /**
+     * By timer query a compaction point's second opinions queue QUERY_SECOND_OPINION_CALLS calls
+     * (tuning.ts); a scan point's keep the first opinion's batches. Queued GPU time left out what a
+     * pass costs outside the GPU: Blelloch's 28-32 passes read 4.50 ms queued against
+     * reduce-then-scan's 4.64 at 2^16 (1.17x slower in the sweep's wall-clock batches), 0.71 against
+     * 1.28 of wall time at 2^10, and at 2^14 it was chosen at 1.45x the fastest scan
+     * (bench/results/issue-20/tuned-sweep-chromium-*-twentyfourth-*.json).
+     */
+    const queuedSecondOpinion = (point: string): boolean => this.caps.timerQuery && !point.endsWith('/scan');
+    /** Through glFinish and by timer query (compactions), the calls of each point's second-opinion samples (set by the point's first one). */
     const secondOpinionBatches = new Map<string, number>();
     const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, elements: number, pointBatch?: number) => {
       const first = run(); // first use: fills the pool
@@ -1047,14 +1056,14 @@ export class Engine {
         // By timer query a second opinion's calls are queued back to back, as an app's are
         // (tuning.ts#QUERY_SECOND_OPINION_CALLS); the same number for every path of the point.
         let calls = batch;
-        if (backToBack && this.caps.timerQuery) {
+        if (backToBack && queuedSecondOpinion(point)) {
           calls = secondOpinionBatches.get(point) ?? Math.max(batch, QUERY_SECOND_OPINION_CALLS);
           secondOpinionBatches.set(point, calls);
         }
         const gpuMs = await this.gpuTime(() => {
           for (let k = 0; k < calls; k++) run().dispose();
         });
-        if (backToBack && this.caps.timerQuery) (record.secondOpinionCalls ??= []).push(calls);
+        if (backToBack && queuedSecondOpinion(point)) (record.secondOpinionCalls ??= []).push(calls);
         if (gpuMs !== undefined) {
           times.push(gpuMs / calls);
         } else {
@@ -1101,7 +1110,7 @@ export class Engine {
         }
         // By timer query the fresh samples are another measure only where they queued more calls than
         // the first opinion's batch (a fast GPU's small calls: batches of 4 and more already).
-        const queuedMore = this.caps.timerQuery && (secondOpinionBatches.get(point) ?? batch) > batch;
+        const queuedMore = queuedSecondOpinion(point) && (secondOpinionBatches.get(point) ?? batch) > batch;
         confirmed = secondOpinionTime(first, fresh, profile.sampling!.timer, queuedMore);
         return true;
       };
@@ -1267,31 +1276,16 @@ export class Engine {
           for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();
         };
         await settleScan();
-        // The second opinion as for the compactions: the default and the choice; and where the
-        // default or, after a round, the choice reads within reach of another scan
-        // (tuning.ts#closeRival at densityAskMargin: by timer query, or where calls block), both,
-        // round by round until no scan not yet asked is named. By timer query a second opinion
-        // replaces the first (tuning.ts#secondOpinionTime) and may raise a time, so a scan left on its
-        // first opinion could otherwise win against the asked ones in another measure.
-        const scanRounds: string[][] = [];
-        const scansAsked = new Set<string>();
-        for (let round = 0, ask: string[] = secondOpinion(defaultScanHere, [scan]); round < scanCandidates.length; round++) {
-          const rival = closeRival(profile.timings[scanPoint]!, round === 0 ? defaultScanHere : scan.choice, scanCandidates, askAbove);
-          if (rival !== undefined) ask = [...ask, round === 0 ? defaultScanHere : scan.choice, rival];
-          const fresh = [...new Set(ask)].filter((algorithm) => !scansAsked.has(algorithm));
-          if (fresh.length === 0) break;
-          for (const algorithm of fresh) {
-            scansAsked.add(algorithm);
-            const s = samplersAt.get(scanPoint)!.get(algorithm)!;
-            await s.confirm();
-            profile.timings[scanPoint]![algorithm] = s.median();
-          }
-          scanRounds.push(fresh);
-          scan = chooseScan();
-          await settleScan();
-          ask = [];
+        // The second opinion as for the compactions, of the first opinion's batches (by timer query
+        // too: queuedSecondOpinion); only the default and the choice are lowered, so no third scan
+        // can become the choice after it.
+        const scanContested = secondOpinion(defaultScanHere, [scan]);
+        for (const algorithm of scanContested) {
+          const s = samplersAt.get(scanPoint)!.get(algorithm)!;
+          await s.confirm();
+          profile.timings[scanPoint]![algorithm] = s.median();
         }
-        if (scanRounds.length > 0) secondOpinions[scanPoint] = scanRounds;
+        if (scanContested.length > 0) secondOpinions[scanPoint] = [scanContested];
         scan = chooseScan();
         await settleScan();
         profile.scan[key] = scan.choice;

@@ -120,7 +120,7 @@ export interface TuneBatch {
    * unless a choice rests on it), or `repeats` and a second opinion's samples (`repeats` more; through glFinish TUNE_SAMPLING.secondOpinionSamples) where the path was sampled a second time
    * (`secondOpinion`: the default and the paths chosen over it, even where the class then came back to
    * the default; `densitySwitches`: at a density where the fastest other path reads within the ask
-   * margin of the class's choice, densityAskMargin; the default scan likewise). A path sampled again is called once more, untimed, before its later
+   * margin of the class's choice, densityAskMargin). A path sampled again is called once more, untimed, before its later
    * samples (its targets back in the pool).
    */
   samples?: number;
@@ -321,7 +321,7 @@ export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choi
 
 /**
  * The fastest of `paths` other than `chosen` where `chosen` reads more than `askAbove` times its time
- * (then both are worth a second opinion: densitySwitches, and the default scan in tune()); undefined
+ * (then both are worth a second opinion: densitySwitches); undefined
  * where none does. An ask margin below 1 names the fastest other path even where it read slower.
  */
 export function closeRival(timings: Readonly<Record<string, number | undefined>>, chosen: string, paths: readonly string[], askAbove: number): string | undefined {
@@ -530,6 +530,7 @@ export const BLOCKING_SECOND_OPINION_TASKS = 4;
  * against 0.98 (bench/results/issue-20/tuned-sweep-chromium-*-twentythird-ends.json). As first
  * opinions, four calls per sample doubled the tune's time for no gain beyond the spread (docs/
  * performance.md, "Polls in 4 ms steps"); as second opinions they are asked only where two paths are close.
+ * Compactions only: a scan's second opinion keeps the first opinion's batch (engine.ts#queuedSecondOpinion).
  */
 export const QUERY_SECOND_OPINION_CALLS = 4;
 
