@@ -396,6 +396,16 @@ export function parseProfile(profile: unknown, renderer: string, what = 'engine.
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new Error(`${what}: profile.timings[${JSON.stringify(point)}].${path} must be a time in ms (a finite number, 0 or more); got ${describe(ms)}`);
     }
   }
+  // How the tune timed its samples is mostly a record, but `blockingCalls` sets auto's switch margin
+  // at a known density (densitySwitchMargin): a truthy string must not pass for true.
+  const sampling = p.sampling as unknown;
+  if (sampling !== undefined && (typeof sampling !== 'object' || sampling === null)) {
+    throw new Error(`${what}: profile.sampling must be an object (how the tune timed its samples), or left out; got ${describe(sampling)}`);
+  }
+  const blocking = (sampling as { blockingCalls?: unknown } | undefined)?.blockingCalls;
+  if (blocking !== undefined && typeof blocking !== 'boolean') {
+    throw new Error(`${what}: profile.sampling.blockingCalls must be true or false (whether the tune's calls blocked the thread), or left out; got ${describe(blocking)}`);
+  }
   return { ...(p as TuningProfile), timings: { ...timings }, work: { ...p.work }, compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan } };
 }
 

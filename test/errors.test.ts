@@ -854,6 +854,11 @@ describe('warmUp, useProfile, gpuTime: input checked before anything runs', () =
       }
       await expectCleanFailure(gl, engine, () => engine.useProfile({ ...handMade, timings: { '12/0.5': null } } as never), 'engine.useProfile(profile): profile.timings["12/0.5"]');
       await expectCleanFailure(gl, engine, () => engine.useProfile({ ...handMade, timings: { '12/0.5': { horn: 'fast' } } } as never), 'profile.timings["12/0.5"].horn', 'a time in ms');
+      // profile.sampling.blockingCalls sets auto's switch margin at a known density (1.05 where true):
+      // anything but a boolean is refused, not taken as truthy.
+      await expectCleanFailure(gl, engine, () => engine.useProfile({ ...handMade, sampling: { timer: 'fence', fenceFloorMs: 1, blockingCalls: 'yes', batches: {} } } as never), 'profile.sampling.blockingCalls', 'true or false');
+      await expectCleanFailure(gl, engine, () => engine.useProfile({ ...handMade, sampling: 'fast' } as never), 'profile.sampling', 'an object');
+      engine.useProfile({ ...handMade, sampling: { timer: 'fence', fenceFloorMs: 1, blockingCalls: true, batches: {} } } as never);
     } finally {
       if (saved) engine.useProfile(saved);
       else engine.useProfile(null);
