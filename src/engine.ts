@@ -1055,15 +1055,15 @@ export class Engine {
         }
         // By timer query a second opinion's calls are queued back to back, as an app's are
         // (tuning.ts#QUERY_SECOND_OPINION_CALLS); the same number for every path of the point.
-        let calls = batch;
-        if (backToBack && queuedSecondOpinion(point)) {
-          calls = secondOpinionBatches.get(point) ?? Math.max(batch, QUERY_SECOND_OPINION_CALLS);
+        const queued = backToBack && queuedSecondOpinion(point);
+        const calls = queued ? secondOpinionBatches.get(point) ?? Math.max(batch, QUERY_SECOND_OPINION_CALLS) : batch;
+        if (queued) {
           secondOpinionBatches.set(point, calls);
+          (record.secondOpinionCalls ??= []).push(calls);
         }
         const gpuMs = await this.gpuTime(() => {
           for (let k = 0; k < calls; k++) run().dispose();
         });
-        if (backToBack && queuedSecondOpinion(point)) (record.secondOpinionCalls ??= []).push(calls);
         if (gpuMs !== undefined) {
           times.push(gpuMs / calls);
         } else {

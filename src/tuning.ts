@@ -127,9 +127,10 @@ export interface TuneBatch {
   /**
    * The calls of each second-opinion sample. Through glFinish (headless-gl): issued back to back until
    * they have held the thread TUNE_SAMPLING.secondOpinionMs (secondOpinionContinues) in the point's first
-   * such sample, as many in every later one at the point. By timer query (Chromium): calls queued
-   * together, the larger of QUERY_SECOND_OPINION_CALLS and the batch of the point's first path asked, as
-   * many for every later one. Where calls block the thread (WebKitGTK): BLOCKING_SECOND_OPINION_TASKS
+   * such sample, as many in every later one at the point. By timer query (Chromium), at compaction
+   * points: calls queued together, the larger of QUERY_SECOND_OPINION_CALLS and the batch of the
+   * point's first path asked, as many for every later one (scan points keep the first opinion's batch
+   * and record none). Where calls block the thread (WebKitGTK): BLOCKING_SECOND_OPINION_TASKS
    * tasks of `calls` each. Absent unless asked a second opinion there (by fence where calls do not
    * block, Firefox: always absent, its second opinions being the first opinion's batches).
    */
@@ -544,6 +545,9 @@ export const BLOCKING_SECOND_OPINION_TASKS = 4;
  */
 export const QUERY_SECOND_OPINION_CALLS = 4;
 
+/** Where calls block the thread (WebKitGTK): a density's ask margin and auto's switch margin there (densityAskMargin, densitySwitchMargin). */
+export const BLOCKING_ASK_MARGIN = 1.05;
+
 /**
  * How much faster than a size class's choice the fastest other path must read at one of its tuned
  * densities for tune() to ask both a second opinion there (densitySwitches; a ratio, the choice's time
@@ -557,7 +561,7 @@ export const QUERY_SECOND_OPINION_CALLS = 4;
  * opinion: 1.05 where calls block, else DENSITY_SWITCH_MARGIN.
  */
 export function densityAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'; blockingCalls?: boolean }): number {
-  if (sampling.blockingCalls) return 1.05;
+  if (sampling.blockingCalls) return BLOCKING_ASK_MARGIN;
   return sampling.timer === 'query' ? 0.9 : DENSITY_SWITCH_MARGIN;
 }
 
@@ -567,13 +571,15 @@ export function densityAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'
  * above 1.05 was sampled again over four tasks a sample (BLOCKING_SECOND_OPINION_TASKS), so the timings
  * a switch rests on are the finer ones, and a lead of 1.13 is not noise: WebKitGTK + llvmpipe at 2^18,
  * 5 % kept, the second opinion read the HistoPyramid 1.13x faster than the bitmask (2.29 against 2.6
- * ms) and the sweep 1.19x; at 1.15 auto stayed on the bitmask, a miss; replayed at 1.05, every point of
- * three sweeps within 1.04 (bench/results/issue-20/*-twentyfourth-asks*.json, bench/switch-replay.ts).
+ * ms) and the sweep 1.19x; at 1.15 auto stayed on the bitmask, a miss. Replayed over seven WebKitGTK
+ * sweeps with these second opinions, the switch met 1.15 at every point in six at 1.05, five at 1.1,
+ * four at 1.15; the seventh's miss (1.25 at 2^16, 25 %) was a 1.06 lead at 5 % that the sweep had the
+ * other way round (bench/results/issue-20/switch-replay-2026-11-29-twentyfourth-webkit.txt).
  * Elsewhere a first opinion under the ask margin decides, and 1.15 (the target) keeps the class's choice
  * where the two are close. A profile without `sampling` (older ones) switches at 1.15.
  */
 export function densitySwitchMargin(sampling: { blockingCalls?: boolean } | undefined): number {
-  return sampling?.blockingCalls ? densityAskMargin({ timer: 'fence', blockingCalls: true }) : DENSITY_SWITCH_MARGIN;
+  return sampling?.blockingCalls ? BLOCKING_ASK_MARGIN : DENSITY_SWITCH_MARGIN;
 }
 /** tune(): the most calls in one sample. */
 export const MAX_BATCH_CALLS = 16;
