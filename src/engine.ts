@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, closeRival, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanAskMargin, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -1277,9 +1277,13 @@ export class Engine {
         };
         await settleScan();
         // The second opinion as for the compactions, of the first opinion's batches (by timer query
-        // too: queuedSecondOpinion); only the default and the choice are lowered, so no third scan
-        // can become the choice after it.
-        const scanContested = secondOpinion(defaultScanHere, [scan]);
+        // too: queuedSecondOpinion), and by timer query also where the fastest other scan read close
+        // to the choice (tuning.ts#scanAskMargin: a default that read fastest on one call's GPU time
+        // had been kept unasked). Only the scans asked are lowered, and the fastest other scan is
+        // among them wherever it could be chosen, so no scan not asked can become the choice after it.
+        const scanAsk = scanAskMargin(profile.sampling!);
+        const scanRival = scanAsk === undefined ? undefined : closeRival(profile.timings[scanPoint]!, scan.choice, scanCandidates, scanAsk);
+        const scanContested = [...new Set([...secondOpinion(defaultScanHere, [scan]), ...(scanRival === undefined ? [] : [scan.choice, scanRival])])];
         for (const algorithm of scanContested) {
           const s = samplersAt.get(scanPoint)!.get(algorithm)!;
           await s.confirm();

@@ -565,6 +565,27 @@ export function densityAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'
   return sampling.timer === 'query' ? 0.9 : DENSITY_SWITCH_MARGIN;
 }
 
+/** By timer query, where a size class's scans are asked a second opinion beside the choice (scanAskMargin). */
+export const QUERY_SCAN_ASK_MARGIN = 0.75;
+
+/**
+ * Where tune() asks a size class's scans a second opinion beyond a choice over the default
+ * (secondOpinion): the fastest other scan and the choice, where the choice reads more than this many
+ * times the other's time (closeRival); undefined where nothing more is asked.
+ * - By timer query (Chromium), QUERY_SCAN_ASK_MARGIN: the other scan is asked even where it read up to
+ *   1.33x slower. A scan's sample there is one call's GPU time (about 1 ms at 2^10-2^12), and a default
+ *   that read fastest was kept unasked: one Chromium tune read recursive doubling 1.17x slower than
+ *   reduce-then-scan at 2^11, five others 1.14-1.37x faster, and the sweep's batches 1.25x faster, so
+ *   the default ran at 1.25x the fastest scan (bench/results/issue-20/tuned-sweep-chromium-*-2026-11-29-
+ *   twentyfourth-scan-kept.json).
+ * - Elsewhere undefined. Through glFinish (the H200) the scans of 2^11-2^12 read within 1.1-1.2 of each
+ *   other in every tune, and a scan's second opinion there costs ~9 ms of the 200 ms of GPU time the
+ *   calibration may take; by fence and where calls block no sweep's default scan missed 1.15.
+ */
+export function scanAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'; blockingCalls?: boolean }): number | undefined {
+  return sampling.timer === 'query' && !sampling.blockingCalls ? QUERY_SCAN_ASK_MARGIN : undefined;
+}
+
 /**
  * The margin of auto's switch at a known density (choiceAtDensity) for a profile timed as `sampling`
  * says: DENSITY_SWITCH_MARGIN, but where calls block (WebKitGTK) the ask margin, 1.05. There every lead

@@ -466,6 +466,51 @@ describe('engine.tune()', () => {
     engine.dispose();
   });
 
+  it('by timer query a default scan that read fastest is asked again beside the fastest other scan, and a disturbed first opinion is undone (scanAskMargin)', async (context) => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    if (!engine.caps.timerQuery) {
+      engine.dispose();
+      context.skip('asked by timer query only (tuning.ts#scanAskMargin), and this context has no timer query');
+    }
+    // The GPU times the tune reads for whole-stream scans are set here: its samples by timer query go
+    // through engine.gpuTime, and a run that made only scans of one algorithm reads that algorithm's
+    // time per call. Recursive doubling reads 1.2x reduce-then-scan's in its first opinion (`repeats`
+    // samples: one, then two more), as a disturbed first opinion did in Chromium, then 0.7x: the
+    // default read fastest, and nothing but a second opinion beside it can find the faster scan.
+    // Compactions' runs make no public scan calls and keep their real times.
+    let scanned: string[] = [];
+    const scan = engine.scan.bind(engine);
+    engine.scan = ((stream, options) => {
+      scanned.push(options?.algorithm ?? 'the default');
+      return scan(stream, options);
+    }) as typeof engine.scan;
+    const gpuTime = engine.gpuTime.bind(engine);
+    const samples = new Map<string, number>();
+    engine.gpuTime = async (run) => {
+      scanned = [];
+      const ms = await gpuTime(run);
+      const algorithms = new Set(scanned);
+      if (ms === undefined || algorithms.size !== 1) return ms;
+      const [algorithm] = algorithms as Set<string>;
+      const sample = (samples.get(algorithm!) ?? 0) + 1;
+      samples.set(algorithm!, sample);
+      const perCall = algorithm === 'reduce-then-scan' ? 1 : algorithm === 'recursive-doubling' ? (sample <= 3 ? 1.2 : 0.7) : 2;
+      return perCall * scanned.length;
+    };
+    const profile = await engine.tune({ sizes: [1000], densities: [0.5], repeats: 3 });
+    const [key] = Object.keys(profile.scan);
+    const point = `${key}/scan`;
+    const record = JSON.stringify({ timings: profile.timings[point], asked: profile.sampling!.secondOpinions, batches: profile.sampling!.batches[point] });
+    expect(defaultScan(undefined)).toBe('reduce-then-scan');
+    expect(profile.sampling!.secondOpinions![point], record).toEqual([['reduce-then-scan', 'recursive-doubling']]);
+    expect(profile.timings[point]!['recursive-doubling'], record).toBeCloseTo(0.7, 6);
+    expect(profile.timings[point]!['reduce-then-scan'], record).toBeCloseTo(1, 6);
+    expect(profile.scan[key!], record).toBe('recursive-doubling');
+    for (const algorithm of ['reduce-then-scan', 'recursive-doubling']) expect(profile.sampling!.batches[point]![algorithm]!.samples, `${algorithm}: ${record}`).toBe(sampledTwice(profile));
+    engine.dispose();
+  });
+
   it('a density leaves the class\'s choice only on a second opinion: the choice and the faster path sampled twice there', async () => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
