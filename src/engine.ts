@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, closeRival, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanAskMargin, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -802,7 +802,8 @@ export class Engine {
    * second opinion's samples are calls back to back for 6 ms (at most 64, within 2^20 elements; as many
    * for every path at a point; two per path, the lower counting), not the
    * one or two calls of a first opinion, mostly a round trip at small sizes on a fast GPU (tuning.ts#TUNE_SAMPLING);
-   * by timer query 4 queued calls a sample for compactions, not a lone call's latency (tuning.ts#QUERY_SECOND_OPINION_CALLS);
+   * by timer query 4 queued calls a sample for compactions, not a lone call's latency (tuning.ts#QUERY_SECOND_OPINION_CALLS;
+   * by timer query a scan's samples are ~16 ms of calls timed by wall clock, tuning.ts#QUERY_SCAN_SAMPLE_MS);
    * where calls block, four tasks a sample (tuning.ts#BLOCKING_SECOND_OPINION_TASKS). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
@@ -870,8 +871,11 @@ export class Engine {
      */
     const fenceTimed = !this.caps.timerQuery && this.caps.asyncReadback;
     const finishTimed = !this.caps.timerQuery && !this.caps.asyncReadback;
-    let fenceFloor = 0;
-    if (fenceTimed) {
+    // By timer query a scan point is timed by wall clock too (scanByWall below), by fence: the
+    // fence's own wait is measured for it, as where the tune is timed by fence.
+    const wallFloorNeeded = fenceTimed || (this.caps.timerQuery && this.caps.asyncReadback);
+    let wallFloor = 0;
+    if (wallFloorNeeded) {
       // Measured after a call of almost no work, not after none: WebKitGTK signals a fence with nothing
       // before it at the first check (0 ms) but one behind any call only a poll later (5-7 ms), and a
       // floor of 0 had left its samples at one call each, timed as that poll (profile.sampling).
@@ -889,11 +893,12 @@ export class Engine {
           await this.#gpuDone('tune()');
           waits.push(performance.now() - start);
         }
-        fenceFloor = waits.sort((a, b) => a - b)[1]!;
+        wallFloor = waits.sort((a, b) => a - b)[1]!;
       } finally {
         tiny.dispose();
       }
     }
+    const fenceFloor = fenceTimed ? wallFloor : 0;
     // Do the calls block the thread? Asked once, of calls with work enough for a clock that ticks by
     // whole milliseconds (WebKitGTK's and Firefox's here): a single call's issue time could not tell
     // (Firefox's 0-1 ms read as blocking against a submit-to-done of ~0 after the floor). Calls
@@ -948,7 +953,7 @@ export class Engine {
       }
       clockTick = Math.min(clockTick, to - from);
     }
-    profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: fenceFloor, clockTickMs: clockTick, blockingCalls, batches: {} };
+    profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: wallFloor, clockTickMs: clockTick, blockingCalls, batches: {} };
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
      * wait; with its issue time it sizes the samples, or through glFinish and by fence where calls do
@@ -956,7 +961,7 @@ export class Engine {
      * `sample()` (takes one more), `complete()` (one
      * untimed call, then samples up to `repeats`), `confirm()` (the second opinion: fresh samples,
      * tuning.ts#secondOpinionSamples, after which `median()` gives tuning.ts#secondOpinionTime: the lower of the first median and what they read, by timer query what they read) and `median()` (ms per call of those taken: GPU time
-     * by timer query, else submit-to-done, waited for by fence less the fence's own wait or by
+     * by timer query, except a scan's there, else submit-to-done, waited for by fence less the fence's own wait or by
      * glFinish). A sample is a batch of back-to-back calls (as an app makes them) long enough to be
      * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls; through
      * glFinish a second opinion's calls back to back for longer, TUNE_SAMPLING), one batch per task.
@@ -966,13 +971,19 @@ export class Engine {
      */
     /**
      * By timer query a compaction point's second opinions queue QUERY_SECOND_OPINION_CALLS calls
-     * (tuning.ts); a scan point's keep the first opinion's batches. Queued GPU time left out what a
+     * (tuning.ts); a scan point's keep the first opinion's batches (of wall-clock time: scanByWall). Queued GPU time left out what a
      * pass costs outside the GPU: Blelloch's 28-32 passes read 4.50 ms queued against
      * reduce-then-scan's 4.64 at 2^16 (1.17x slower in the sweep's wall-clock batches), 0.71 against
      * 1.28 of wall time at 2^10, and at 2^14 it was chosen at 1.45x the fastest scan
      * (bench/results/issue-20/tuned-sweep-chromium-*-twentyfourth-*.json).
      */
     const queuedSecondOpinion = (point: string): boolean => this.caps.timerQuery && !point.endsWith('/scan');
+    /**
+     * By timer query a scan point's samples are calls back to back for QUERY_SCAN_SAMPLE_MS, timed by
+     * wall clock (by fence, less the fence's own wait: `wallFloor`), the same number for every scan of
+     * the point (tuning.ts#QUERY_SCAN_SAMPLE_MS): a small scan's GPU time leaves out most of its cost.
+     */
+    const scanByWall = (point: string): boolean => this.caps.timerQuery && this.caps.asyncReadback && point.endsWith('/scan');
     /** Through glFinish and by timer query (compactions), the calls of each point's second-opinion samples (set by the point's first one). */
     const secondOpinionBatches = new Map<string, number>();
     const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, elements: number, pointBatch?: number) => {
@@ -982,18 +993,20 @@ export class Engine {
       first.dispose();
       await this.#gpuDone('tune()');
       await nextTask();
+      const byWall = scanByWall(point);
+      const floor = byWall ? wallFloor : fenceFloor;
       const single = performance.now();
       run().dispose();
       const issued = performance.now() - single;
       await this.#gpuDone('tune()');
-      const one = Math.max(performance.now() - single - fenceFloor, SINGLE_CALL_CLAMP_MS);
+      const one = Math.max(performance.now() - single - floor, SINGLE_CALL_CLAMP_MS);
       // How many calls a sample holds: tuning.ts#batchCalls (unit-tested in test/batch-calls.node.test.ts).
       // Through glFinish, and by fence where calls do not block, every path of a point takes the first
       // one's batch (pointBatch, timeAll). Through glFinish a sample of one call is its host time
       // plus its GPU time, a sample of two overlaps them, and paths sampled with different batches
       // were timed in different regimes (H200, 2^10-2^12: the HistoPyramid's two-call samples at 0.28
       // ms per call against one-call samples of 0.47-0.61).
-      const batch = pointBatch ?? batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: fenceFloor });
+      const batch = pointBatch ?? batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: floor, ...(byWall ? { sampleMs: QUERY_SCAN_SAMPLE_MS } : {}) });
       (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       const times: number[] = [];
       const sample = async (backToBack = false): Promise<void> => {
@@ -1061,14 +1074,15 @@ export class Engine {
           secondOpinionBatches.set(point, calls);
           (record.secondOpinionCalls ??= []).push(calls);
         }
-        const gpuMs = await this.gpuTime(() => {
+        const gpuMs = byWall ? undefined : await this.gpuTime(() => {
           for (let k = 0; k < calls; k++) run().dispose();
         });
+        if (byWall) for (let k = 0; k < calls; k++) run().dispose();
         if (gpuMs !== undefined) {
           times.push(gpuMs / calls);
         } else {
           await this.#gpuDone('tune()');
-          times.push(wallSampleMs(performance.now() - start - fenceFloor, calls, clockTick));
+          times.push(wallSampleMs(performance.now() - start - floor, calls, clockTick));
         }
       };
       const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
@@ -1138,7 +1152,7 @@ export class Engine {
         // a path of fewer calls took more of it: the HistoPyramid's 9-call samples at 2^10, 90 %
         // kept, read 0.00 ms against the bitmask's 16-call 0.31, and auto ran it at 1.20x the bitmask
         // in the sweep (bench/results/issue-20/tuned-sweep-firefox-*-2026-11-27-tenth-rounds15.json).
-        if (finishTimed || (fenceTimed && !blockingCalls)) pointBatch ??= s.batch;
+        if (finishTimed || (fenceTimed && !blockingCalls) || scanByWall(point)) pointBatch ??= s.batch;
         await s.sample();
         samplers.set(path, s);
       }
@@ -1277,13 +1291,9 @@ export class Engine {
         };
         await settleScan();
         // The second opinion as for the compactions, of the first opinion's batches (by timer query
-        // too: queuedSecondOpinion), and by timer query also where the fastest other scan read close
-        // to the choice (tuning.ts#scanAskMargin: a default that read fastest on one call's GPU time
-        // had been kept unasked). Only the scans asked are lowered, and the fastest other scan is
-        // among them wherever it could be chosen, so no scan not asked can become the choice after it.
-        const scanAsk = scanAskMargin(profile.sampling!);
-        const scanRival = scanAsk === undefined ? undefined : closeRival(profile.timings[scanPoint]!, scan.choice, scanCandidates, scanAsk);
-        const scanContested = [...new Set([...secondOpinion(defaultScanHere, [scan]), ...(scanRival === undefined ? [] : [scan.choice, scanRival])])];
+        // too: queuedSecondOpinion); only the default and the choice are lowered, so no third scan
+        // can become the choice after it.
+        const scanContested = secondOpinion(defaultScanHere, [scan]);
         for (const algorithm of scanContested) {
           const s = samplersAt.get(scanPoint)!.get(algorithm)!;
           await s.confirm();

@@ -70,12 +70,13 @@ export interface TuningProfile {
 /** How `engine.tune()` took its timings (`TuningProfile.sampling`). */
 export interface TuneSampling {
   /**
-   * 'query': GPU time from a timer query; 'fence': submit-to-done, waited for by a fence polled
+   * 'query': GPU time from a timer query (a scan's samples there: submit-to-done by fence,
+   * QUERY_SCAN_SAMPLE_MS); 'fence': submit-to-done, waited for by a fence polled
    * between tasks; 'finish': submit-to-done, waited for by glFinish (contexts without an asynchronous
    * fence: headless-gl).
    */
   timer: 'query' | 'fence' | 'finish';
-  /** The fence's own wait (ms), measured behind a call of almost no work and taken off every sample; 0 with a timer query or glFinish. */
+  /** The fence's own wait (ms), measured behind a call of almost no work and taken off every sample timed by fence (by timer query, the scans'); 0 through glFinish. */
   fenceFloorMs: number;
   /**
    * The page's clock tick (ms: the least step of performance.now(), 1 in Firefox and WebKitGTK here):
@@ -565,26 +566,16 @@ export function densityAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'
   return sampling.timer === 'query' ? 0.9 : DENSITY_SWITCH_MARGIN;
 }
 
-/** By timer query, where a size class's scans are asked a second opinion beside the choice (scanAskMargin). */
-export const QUERY_SCAN_ASK_MARGIN = 0.75;
-
 /**
- * Where tune() asks a size class's scans a second opinion beyond a choice over the default
- * (secondOpinion): the fastest other scan and the choice, where the choice reads more than this many
- * times the other's time (closeRival); undefined where nothing more is asked.
- * - By timer query (Chromium), QUERY_SCAN_ASK_MARGIN: the other scan is asked even where it read up to
- *   1.33x slower. A scan's sample there is one call's GPU time (about 1 ms at 2^10-2^12), and a default
- *   that read fastest was kept unasked: one Chromium tune read recursive doubling 1.17x slower than
- *   reduce-then-scan at 2^11, five others 1.14-1.37x faster, and the sweep's batches 1.25x faster, so
- *   the default ran at 1.25x the fastest scan (bench/results/issue-20/tuned-sweep-chromium-*-2026-11-29-
- *   twentyfourth-scan-kept.json).
- * - Elsewhere undefined. Through glFinish (the H200) the scans of 2^11-2^12 read within 1.1-1.2 of each
- *   other in every tune, and a scan's second opinion there costs ~9 ms of the 200 ms of GPU time the
- *   calibration may take; by fence and where calls block no sweep's default scan missed 1.15.
+ * By timer query, how long (ms) a scan point's sample lasts: calls back to back, timed by wall clock
+ * (submit to done, by fence, less the fence's own wait), the same number for every scan of the point,
+ * at most MAX_BATCH_CALLS. A scan's GPU time leaves out what its passes cost outside the GPU, most of a
+ * small scan's time in Chromium: Blelloch's 21-32 passes read 0.51 ms of GPU time per call at 2^11
+ * where the sweep's wall-clock batches took 1.23 ms (reduce-then-scan 0.98 and 1.14), and tune() chose
+ * it at 1.30x the fastest scan (bench/results/issue-20/tuned-sweep-chromium-*-2026-11-29-
+ * twentyfifth-scan-ask-2.json).
  */
-export function scanAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'; blockingCalls?: boolean }): number | undefined {
-  return sampling.timer === 'query' && !sampling.blockingCalls ? QUERY_SCAN_ASK_MARGIN : undefined;
-}
+export const QUERY_SCAN_SAMPLE_MS = 16;
 
 /**
  * The margin of auto's switch at a known density (choiceAtDensity) for a profile timed as `sampling`

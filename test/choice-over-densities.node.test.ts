@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, closeRival, densityAskMargin, QUERY_SCAN_ASK_MARGIN, scanAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
+import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -152,21 +152,6 @@ describe('closeRival: the other path worth a second opinion beside a choice', ()
     expect(closeRival({ bitmask: 2, histopyramid: 1 }, 'bitmask', ['bitmask', 'histopyramid', 'horn'], 1.15)).toBe('histopyramid');
     expect(closeRival({ histopyramid: 1 }, 'bitmask', ['bitmask', 'histopyramid'], 1.15)).toBeUndefined();
     expect(closeRival({ bitmask: 1 }, 'bitmask', ['bitmask'], 0.5)).toBeUndefined();
-  });
-});
-
-describe('scanAskMargin: where the scans are asked beside a choice that kept the default', () => {
-  it('by timer query names the fastest other scan up to 1.33x slower than the choice; elsewhere asks nothing more', () => {
-    expect(scanAskMargin({ timer: 'query', blockingCalls: false })).toBe(QUERY_SCAN_ASK_MARGIN);
-    expect(scanAskMargin({ timer: 'finish', blockingCalls: false })).toBeUndefined();
-    expect(scanAskMargin({ timer: 'fence', blockingCalls: false })).toBeUndefined();
-    expect(scanAskMargin({ timer: 'fence', blockingCalls: true })).toBeUndefined();
-    // The Chromium tune that kept reduce-then-scan at 2^11: recursive doubling read 1.17x slower (the
-    // sweep had it 1.25x faster). Asked at the margin; a scan read 1.4x slower is not.
-    const firstOpinion = { 'reduce-then-scan': 1.004198, blelloch: 1.39891, 'recursive-doubling': 1.168843 };
-    const scans = Object.keys(firstOpinion);
-    expect(closeRival(firstOpinion, 'reduce-then-scan', scans, QUERY_SCAN_ASK_MARGIN)).toBe('recursive-doubling');
-    expect(closeRival({ ...firstOpinion, 'recursive-doubling': 1.4 }, 'reduce-then-scan', scans, QUERY_SCAN_ASK_MARGIN)).toBeUndefined();
   });
 });
 
