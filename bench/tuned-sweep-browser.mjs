@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromiumArgs } from '../scripts/chromium.mjs';
 import { exitOnHelpOrUnknownBrowser, openBenchPage } from './lib/bench-page.mjs';
-import { rendererSlug } from './lib/format.mjs';
+import { rendererSlug, writeNewFile } from './lib/format.mjs';
 import { formatSameWork, sameWorkTwice } from './lib/same-work.mjs';
 import { pinBrowser } from './lib/pin-cores.mjs';
 import { sourceState } from './lib/source-state.mjs';
@@ -187,8 +187,7 @@ const document = {
   ...(results.scans ? { scanRows: results.scans.rows, worstScan: { ...results.scans.worst, within115: results.scans.within115, sizes: results.scans.rows.length } } : {}),
 };
 await mkdir(out, { recursive: true });
-const file = join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values['tune-in'] === 'worker' ? '-worker-tune' : ''}${values['no-timer-query'] ? '-no-timer-query' : ''}${values.tag ? `-${values.tag}` : ''}.json`);
-await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
+const file = await writeNewFile(join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values['tune-in'] === 'worker' ? '-worker-tune' : ''}${values['no-timer-query'] ? '-no-timer-query' : ''}${values.tag ? `-${values.tag}` : ''}.json`), `${JSON.stringify(document, null, 1)}\n`);
 
 console.log(`${values.browser} ${browser.version}; renderer: ${renderer}${results.renderer.masked !== renderer ? ` (masked: ${results.renderer.masked})` : ''}`);
 console.log(`tune() (${results.config.tuneIn === 'worker' ? 'in a worker' : 'on the page'}): ${tune.wallMs.toFixed(0)} ms wall, longest stretch without yielding ${tune.longestGapMs.toFixed(1)} ms (idle floor ${tune.idleLongestGapMs.toFixed(1)} ms over ${tune.idleBaselineMs} ms), gaps over 4/8/16 ms ${Object.values(tune.gapsOver).join('/')} (idle ${Object.values(tune.idleGapsOver).join('/')})${tune.longTasks.supported ? `, long tasks ${tune.longTasks.count} (max ${tune.longTasks.maxMs.toFixed(0)} ms)` : ''}`);
@@ -216,8 +215,7 @@ async function writeGeckoProfileResult(results) {
     mainThread: awake,
   };
   await mkdir(out, { recursive: true });
-  const file = join(out, `tune-main-thread-firefox-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values['tune-in'] === 'worker' ? '-worker-tune' : ''}${values.tag ? `-${values.tag}` : ''}.json`);
-  await writeFile(file, `${JSON.stringify(document, null, 1)}\n`);
+  const file = await writeNewFile(join(out, `tune-main-thread-firefox-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values['tune-in'] === 'worker' ? '-worker-tune' : ''}${values.tag ? `-${values.tag}` : ''}.json`), `${JSON.stringify(document, null, 1)}\n`);
   const line = (name, w) => `${name}: ${w.ms.toFixed(0)} ms, ${w.stretches} awake stretches (${w.awakeMs.toFixed(0)} ms awake, ${w.cpuMs.toFixed(0)} ms CPU), over 2 ms: ${w.over} of wall, ${w.overCpu} of CPU (${Object.entries(w.overCpuBy).map(([k, n]) => `${k} ${n}`).join(', ')}); longest ${w.longestMs.toFixed(1)} ms wall, ${w.longestCpuMs.toFixed(1)} ms CPU; busiest frame ${w.busiestFrameMs.toFixed(1)} ms awake, ${w.busiestFrameCpuMs.toFixed(1)} ms CPU; frames over 2 ms of CPU ${w.framesOverCpu} of ${w.frames}`;
   console.log(`${values.browser} ${opened.browser.version}; renderer: ${renderer}; tune ${results.config.tuneIn === 'worker' ? 'in a worker' : 'on the page'}, ${tune.wallMs.toFixed(0)} ms`);
   if (awake.idle) console.log(line('idle baseline', awake.idle));

@@ -1,4 +1,6 @@
-// Renderer names for files and titles, and the results JSON layout (shared by cli.mjs and browser.mjs).
+// Renderer names for files and titles, the results JSON layout (shared by cli.mjs and browser.mjs), and
+// result files that never replace one another.
+import { writeFile } from 'node:fs/promises';
 
 /** "ANGLE (Mesa/X.org, llvmpipe (LLVM 15.0.6 256 bits), OpenGL 4.5)" -> "llvmpipe-llvm-15-0-6-256-bits". */
 export function rendererSlug(renderer) {
@@ -28,3 +30,21 @@ export function formatJson(document) {
   return `{\n${lines.join(',\n')},\n  "sweeps": {\n${sweepBlocks.join(',\n')}\n  }\n}\n`;
 }
 
+
+/**
+ * Writes `text` to `file`, or where a file of that name exists (a run with the same --tag the same day)
+ * to `<name>-2.json`, `-3`, ...: a result is never replaced by the next run's (two Chromium sweeps with
+ * one tag on 2026-11-29 left only the second's JSON). Returns the path written.
+ */
+export async function writeNewFile(file, text) {
+  const dot = file.lastIndexOf('.');
+  for (let n = 1; ; n++) {
+    const path = n === 1 ? file : `${file.slice(0, dot)}-${n}${file.slice(dot)}`;
+    try {
+      await writeFile(path, text, { flag: 'wx' });
+      return path;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+  }
+}
