@@ -802,9 +802,10 @@ export class Engine {
    * second opinion's samples are calls back to back for 6 ms (at most 64, within 2^20 elements; as many
    * for every path at a point; two per path, the lower counting), not the
    * one or two calls of a first opinion, mostly a round trip at small sizes on a fast GPU (tuning.ts#TUNE_SAMPLING);
-   * by timer query 4 queued calls a sample for compactions, not a lone call's latency (tuning.ts#QUERY_SECOND_OPINION_CALLS;
-   * by timer query a scan's samples are ~16 ms of calls timed by wall clock, tuning.ts#QUERY_SCAN_SAMPLE_MS);
-   * where calls block, four tasks a sample (tuning.ts#BLOCKING_SECOND_OPINION_TASKS). Before (or without) tuning they
+   * by timer query 4 queued calls a sample for compactions, not a lone call's latency (tuning.ts#QUERY_SECOND_OPINION_CALLS);
+   * where calls block, four tasks a sample (tuning.ts#BLOCKING_SECOND_OPINION_TASKS). By timer query a scan's
+   * samples, first and second opinions alike, are calls back to back for up to 16 ms (at most 16) timed by
+   * the clock, by fence (tuning.ts#QUERY_SCAN_SAMPLE_MS). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
    * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread
@@ -871,11 +872,10 @@ export class Engine {
      */
     const fenceTimed = !this.caps.timerQuery && this.caps.asyncReadback;
     const finishTimed = !this.caps.timerQuery && !this.caps.asyncReadback;
-    // By timer query a scan point is timed by wall clock too (scanByWall below), by fence: the
-    // fence's own wait is measured for it, as where the tune is timed by fence.
-    const wallFloorNeeded = fenceTimed || (this.caps.timerQuery && this.caps.asyncReadback);
+    // The fence's own wait, wherever there is a fence: the tune is timed by fence, or by timer query
+    // with its scans timed by the clock through a fence (scanByWall below). Through glFinish, none.
     let wallFloor = 0;
-    if (wallFloorNeeded) {
+    if (this.caps.asyncReadback) {
       // Measured after a call of almost no work, not after none: WebKitGTK signals a fence with nothing
       // before it at the first check (0 ms) but one behind any call only a poll later (5-7 ms), and a
       // floor of 0 had left its samples at one call each, timed as that poll (profile.sampling).
@@ -956,14 +956,15 @@ export class Engine {
     profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: wallFloor, clockTickMs: clockTick, blockingCalls, batches: {} };
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
-     * wait; with its issue time it sizes the samples, or through glFinish and by fence where calls do
-     * not block the point's first path's do),
+     * wait; with its issue time it sizes the samples, or through glFinish, by fence where calls do
+     * not block and at a scan point by timer query the point's first path's do),
      * `sample()` (takes one more), `complete()` (one
      * untimed call, then samples up to `repeats`), `confirm()` (the second opinion: fresh samples,
-     * tuning.ts#secondOpinionSamples, after which `median()` gives tuning.ts#secondOpinionTime: the lower of the first median and what they read, by timer query what they read) and `median()` (ms per call of those taken: GPU time
+     * tuning.ts#secondOpinionSamples, after which `median()` gives tuning.ts#secondOpinionTime: the lower of the first median and what they read, by timer query at a compaction point what they read) and `median()` (ms per call of those taken: GPU time
      * by timer query, except a scan's there, else submit-to-done, waited for by fence less the fence's own wait or by
      * glFinish). A sample is a batch of back-to-back calls (as an app makes them) long enough to be
-     * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; at most 16 calls; through
+     * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; by timer query a scan's
+     * QUERY_SCAN_SAMPLE_MS; at most 16 calls; through
      * glFinish a second opinion's calls back to back for longer, TUNE_SAMPLING), one batch per task.
      * Where the calls block the thread (WebKitGTK: its GL calls return when most of the work is done,
      * so a sample of 16 calls was one task of 81 ms), a sample holds at most TUNE_TASK_MS (tuning.ts)
@@ -1001,8 +1002,8 @@ export class Engine {
       await this.#gpuDone('tune()');
       const one = Math.max(performance.now() - single - floor, SINGLE_CALL_CLAMP_MS);
       // How many calls a sample holds: tuning.ts#batchCalls (unit-tested in test/batch-calls.node.test.ts).
-      // Through glFinish, and by fence where calls do not block, every path of a point takes the first
-      // one's batch (pointBatch, timeAll). Through glFinish a sample of one call is its host time
+      // Through glFinish, by fence where calls do not block, and at a scan point by timer query, every
+      // path of a point takes the first one's batch (pointBatch, timeAll). Through glFinish a sample of one call is its host time
       // plus its GPU time, a sample of two overlaps them, and paths sampled with different batches
       // were timed in different regimes (H200, 2^10-2^12: the HistoPyramid's two-call samples at 0.28
       // ms per call against one-call samples of 0.47-0.61).
@@ -1074,19 +1075,24 @@ export class Engine {
           secondOpinionBatches.set(point, calls);
           (record.secondOpinionCalls ??= []).push(calls);
         }
-        const gpuMs = byWall ? undefined : await this.gpuTime(() => {
+        let gpuMs: number | undefined;
+        if (byWall) {
           for (let k = 0; k < calls; k++) run().dispose();
-        });
-        if (byWall) for (let k = 0; k < calls; k++) run().dispose();
+        } else {
+          gpuMs = await this.gpuTime(() => {
+            for (let k = 0; k < calls; k++) run().dispose();
+          });
+        }
         if (gpuMs !== undefined) {
           times.push(gpuMs / calls);
         } else {
+          // By fence (where a timer query read disjoint too: its wait is the fence's as well).
           await this.#gpuDone('tune()');
-          times.push(wallSampleMs(performance.now() - start - floor, calls, clockTick));
+          times.push(wallSampleMs(performance.now() - start - wallFloor, calls, clockTick));
         }
       };
       const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-      /** Once a second opinion was taken (secondOpinion), tuning.ts#secondOpinionTime (the lower of the first median and what it read, or by timer query what its queued calls read); else the median. */
+      /** Once a second opinion was taken (secondOpinion), tuning.ts#secondOpinionTime (the lower of the first median and what it read, or by timer query at a compaction point what its queued calls read); else the median. */
       let confirmed: number | undefined;
       const median = () => confirmed ?? middle(times);
       // Before later samples: other paths' first samples ran since this one's, and the pool may
@@ -1107,8 +1113,8 @@ export class Engine {
       /**
        * A second opinion (tuning.ts#secondOpinion): fresh samples after an untimed call
        * (tuning.ts#secondOpinionSamples), and from then on the lower of the first opinion's median
-       * and what they read (what slows a sample only adds time), or by timer query what they read
-       * (tuning.ts#secondOpinionTime). Once:
+       * and what they read (what slows a sample only adds time), or by timer query at a compaction
+       * point what its queued calls read (tuning.ts#secondOpinionTime). Once:
        * false where it had been taken already (no samples added).
        */
       const confirm = async (): Promise<boolean> => {
@@ -1152,6 +1158,7 @@ export class Engine {
         // a path of fewer calls took more of it: the HistoPyramid's 9-call samples at 2^10, 90 %
         // kept, read 0.00 ms against the bitmask's 16-call 0.31, and auto ran it at 1.20x the bitmask
         // in the sweep (bench/results/issue-20/tuned-sweep-firefox-*-2026-11-27-tenth-rounds15.json).
+        // At a scan point by timer query too: its samples are timed by fence (scanByWall).
         if (finishTimed || (fenceTimed && !blockingCalls) || scanByWall(point)) pointBatch ??= s.batch;
         await s.sample();
         samplers.set(path, s);

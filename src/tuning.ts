@@ -49,7 +49,7 @@ export interface TuningProfile {
   /**
    * Median ms per call of every path measured, per size class and density (what `auto`'s switch at
    * a known density reads); for a path sampled a second time (secondOpinion), the lower of its first
-   * opinion's median and what its second opinion read, or by timer query what its queued calls read
+   * opinion's median and what its second opinion read, or by timer query at a compaction point what its queued calls read
    * (secondOpinionTime).
    */
   timings: Record<string, Record<string, number>>;
@@ -62,7 +62,7 @@ export interface TuningProfile {
    * How the timings were taken: the timer (until 2026-11-28 it set `auto`'s switch margin at a known
    * density, 1.35× through glFinish; now 1.15× whatever the timer: DENSITY_SWITCH_MARGIN), where timed by
    * fence the fence's own wait taken off every sample (ms), and per point and path the calls per sample
-   * and the single call's times (ms) that sized it, or through glFinish and by fence where calls do not block the point's first path's (for the record).
+   * and the single call's times (ms) that sized it, or through glFinish, by fence where calls do not block and at a scan point by timer query the point's first path's (for the record).
    */
   sampling?: TuneSampling;
 }
@@ -105,9 +105,9 @@ export interface TuneSampling {
 
 /** How the samples of one point and path were sized (`TuneSampling.batches`). */
 export interface TuneBatch {
-  /** Calls per sample (back to back, one sample per task); through glFinish, and by fence where calls do not block, the point's first path's for every path. */
+  /** Calls per sample (back to back, one sample per task); through glFinish, by fence where calls do not block, and at a scan point by timer query, the point's first path's for every path. */
   calls: number;
-  /** One call's submit-to-done time less the fence floor (ms): with `issueMs`, the longer, what sized the sample (through glFinish, and by fence where calls do not block, only the point's first path's does). */
+  /** One call's submit-to-done time less the fence floor (ms; by timer query, less it only at a scan point): with `issueMs`, the longer, what sized the sample (through glFinish, by fence where calls do not block, and at a scan point by timer query, only the point's first path's does). */
   oneCallMs: number;
   /**
    * One call's time on the thread until it returned (ms): with `oneCallMs`, the longer, what sized the
@@ -314,7 +314,7 @@ export function choiceOverDensities(timings: TuningProfile['timings'], points: r
  * to 1.36x (bench/results/issue-20/tuned-sweep-webkit-*-rounds7-pinned-done-timed.json,
  * tuned-sweep-h200-egl-2026-11-26-seventh-2.json). Sampled again later, each path keeps the lower of
  * its two opinions (what disturbs a sample, another process, a collection, the browser's own work, only
- * adds time), or by timer query what its queued calls read (secondOpinionTime).
+ * adds time), or by timer query at a compaction point what its queued calls read (secondOpinionTime).
  */
 export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choice: string }>): string[] {
   const chosen = [...new Set(choices.map((c) => c.choice))].filter((path) => path !== defaultPath);
@@ -433,7 +433,8 @@ export function callsBlock(large: { issued: number; done: number }, small: { iss
  * tune(): where calls do not block the thread, a sample is a batch of back-to-back calls meant to last
  * `sampleMs` (and at least twice the fence's own wait where timed by fence: ~4 ms in Chromium
  * without a timer query, ~5 ms in Firefox), each call reckoned at its single call's submit-to-done
- * time or its issue time, whichever is longer, at most 16 calls. With a timer query (Chromium) or glFinish (headless-gl: no asynchronous
+ * time or its issue time, whichever is longer, at most 16 calls. With a timer query (Chromium; a scan
+ * point there is timed by fence, its batch QUERY_SCAN_SAMPLE_MS long) or glFinish (headless-gl: no asynchronous
  * fence; precise to microseconds) `sampleMs` alone sizes the batch (through glFinish, the point's first
  * path's batch for every path of the point: engine.ts tune()), and its GPU work is most of what a
  * tune costs (H100 egl, the default tune's calls: 634 ms of GPU time with 2 ms samples, 161 with 0.5:
@@ -570,8 +571,8 @@ export function densityAskMargin(sampling: { timer: 'query' | 'fence' | 'finish'
  * By timer query, how long (ms) a scan point's sample lasts: calls back to back, timed by wall clock
  * (submit to done, by fence, less the fence's own wait), the same number for every scan of the point,
  * at most MAX_BATCH_CALLS. A scan's GPU time leaves out what its passes cost outside the GPU, most of a
- * small scan's time in Chromium: Blelloch's 21-32 passes read 0.51 ms of GPU time per call at 2^11
- * where the sweep's wall-clock batches took 1.23 ms (reduce-then-scan 0.98 and 1.14), and tune() chose
+ * small scan's time in Chromium: Blelloch's 21-32 passes read 0.51 ms of GPU time per call at 2^10
+ * (its size class 11) where the sweep's wall-clock batches took 1.23 ms (reduce-then-scan 0.98 and 1.14), and tune() chose
  * it at 1.30x the fastest scan (bench/results/issue-20/tuned-sweep-chromium-*-2026-11-29-
  * twentyfifth-scan-ask-2.json).
  */
