@@ -874,7 +874,7 @@ export class Engine {
     const finishTimed = !this.caps.timerQuery && !this.caps.asyncReadback;
     // The fence's own wait, wherever there is a fence: the tune is timed by fence, or by timer query
     // with its scans timed by the clock through a fence (scanByWall below). Through glFinish, none.
-    let wallFloor = 0;
+    let fenceFloor = 0;
     if (this.caps.asyncReadback) {
       // Measured after a call of almost no work, not after none: WebKitGTK signals a fence with nothing
       // before it at the first check (0 ms) but one behind any call only a poll later (5-7 ms), and a
@@ -893,12 +893,11 @@ export class Engine {
           await this.#gpuDone('tune()');
           waits.push(performance.now() - start);
         }
-        wallFloor = waits.sort((a, b) => a - b)[1]!;
+        fenceFloor = waits.sort((a, b) => a - b)[1]!;
       } finally {
         tiny.dispose();
       }
     }
-    const fenceFloor = fenceTimed ? wallFloor : 0;
     // Do the calls block the thread? Asked once, of calls with work enough for a clock that ticks by
     // whole milliseconds (WebKitGTK's and Firefox's here): a single call's issue time could not tell
     // (Firefox's 0-1 ms read as blocking against a submit-to-done of ~0 after the floor). Calls
@@ -953,7 +952,7 @@ export class Engine {
       }
       clockTick = Math.min(clockTick, to - from);
     }
-    profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: wallFloor, clockTickMs: clockTick, blockingCalls, batches: {} };
+    profile.sampling = { timer: this.caps.timerQuery ? 'query' : fenceTimed ? 'fence' : 'finish', fenceFloorMs: fenceFloor, clockTickMs: clockTick, blockingCalls, batches: {} };
     /**
      * Samples of `run` for one point and path: `one` (a single call's submit-to-done less the fence's
      * wait; with its issue time it sizes the samples, or through glFinish, by fence where calls do
@@ -981,7 +980,7 @@ export class Engine {
     const queuedSecondOpinion = (point: string): boolean => this.caps.timerQuery && !point.endsWith('/scan');
     /**
      * By timer query a scan point's samples are calls back to back for QUERY_SCAN_SAMPLE_MS, timed by
-     * wall clock (by fence, less the fence's own wait: `wallFloor`), the same number for every scan of
+     * wall clock (by fence, less the fence's own wait: `fenceFloor`), the same number for every scan of
      * the point (tuning.ts#QUERY_SCAN_SAMPLE_MS): a small scan's GPU time leaves out most of its cost.
      */
     const scanByWall = (point: string): boolean => this.caps.timerQuery && this.caps.asyncReadback && point.endsWith('/scan');
@@ -995,7 +994,10 @@ export class Engine {
       await this.#gpuDone('tune()');
       await nextTask();
       const byWall = scanByWall(point);
-      const floor = byWall ? wallFloor : fenceFloor;
+      // What comes off a call timed by the clock; by timer query a compaction's single call keeps it
+      // (its samples are GPU time: with the floor taken off, its batch would be sized to outlast a wait
+      // it does not have).
+      const floor = this.caps.timerQuery && !byWall ? 0 : fenceFloor;
       const single = performance.now();
       run().dispose();
       const issued = performance.now() - single;
@@ -1088,7 +1090,7 @@ export class Engine {
         } else {
           // By fence (where a timer query read disjoint too: its wait is the fence's as well).
           await this.#gpuDone('tune()');
-          times.push(wallSampleMs(performance.now() - start - wallFloor, calls, clockTick));
+          times.push(wallSampleMs(performance.now() - start - fenceFloor, calls, clockTick));
         }
       };
       const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
