@@ -1012,7 +1012,13 @@ export class Engine {
       const batch = pointBatch ?? batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: floor, ...(byWall ? { sampleMs: QUERY_SCAN_SAMPLE_MS } : {}) });
       (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       const times: number[] = [];
+      // Each sample's reading goes on the record too (TuneBatch.samplesMs), so a tune's choice can be
+      // traced to the samples it rested on.
       const sample = async (backToBack = false): Promise<void> => {
+        await take(backToBack);
+        (profile.sampling!.batches[point]![path]!.samplesMs ??= []).push(Math.round(times.at(-1)! * 1000) / 1000);
+      };
+      const take = async (backToBack: boolean): Promise<void> => {
         await nextTask();
         this.#assertAlive('tune()');
         const start = performance.now();

@@ -136,6 +136,11 @@ export interface TuneBatch {
    * block, Firefox: always absent, its second opinions being the first opinion's batches).
    */
   secondOpinionCalls?: number[];
+  /**
+   * What each sample read (ms per call, to the microsecond), in the order taken: the first opinion's,
+   * then any second opinion's (`samples` of them in all). For the record: what a choice rested on.
+   */
+  samplesMs?: number[];
 }
 
 /** engine.tune()'s sizes when none are given. */
