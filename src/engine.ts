@@ -984,18 +984,6 @@ export class Engine {
      * the point (tuning.ts#QUERY_SCAN_SAMPLE_MS): a small scan's GPU time leaves out most of its cost.
      */
     const scanByWall = (point: string): boolean => this.caps.timerQuery && this.caps.asyncReadback && point.endsWith('/scan');
-    /**
-     * By timer query with a fence, a compaction point's second opinions are calls back to back for
-     * QUERY_SCAN_SAMPLE_MS timed by the clock, as the scans' samples are, and replace the first
-     * opinion's GPU time: SwiftShader's GPU time ranks close compactions differently from the clock
-     * an app's frame pays. Chromium at 2^16, 5 % kept (a worker's tune): four queued calls read the
-     * HistoPyramid 1.08x faster than the bitmask, the sweep's wall-clock batches 1.43x, and auto kept
-     * the bitmask there (bench/results/issue-20/tuned-sweep-chromium-*-2026-12-07-worker-tune-twentysixth-samples.json).
-     */
-    const clockedSecondOpinion = (point: string): boolean => queuedSecondOpinion(point) && this.caps.asyncReadback;
-    /** Calls for a sample of QUERY_SCAN_SAMPLE_MS by the clock, from one call's submit-to-done (the fence's wait in it) and issue times. */
-    const clockBurst = (oneWithFence: number, issued: number): number =>
-      batchCalls({ oneMs: Math.max(oneWithFence - fenceFloor, SINGLE_CALL_CLAMP_MS), issuedMs: issued }, { blocking: false, fenceFloorMs: fenceFloor, sampleMs: QUERY_SCAN_SAMPLE_MS });
     /** Through glFinish and by timer query (compactions), the calls of each point's second-opinion samples (set by the point's first one). */
     const secondOpinionBatches = new Map<string, number>();
     const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, elements: number, pointBatch?: number) => {
@@ -1087,18 +1075,16 @@ export class Engine {
           times.push(blockingSampleMs({ onThreadMs, doneMs: performance.now() - start }, fenceFloor, batch, clockTick));
           return;
         }
-        // By timer query a second opinion's calls are queued back to back, as an app's are, the same
-        // number for every path of the point: where there is a fence, for QUERY_SCAN_SAMPLE_MS and
-        // timed by the clock (clockedSecondOpinion), else QUERY_SECOND_OPINION_CALLS of GPU time.
+        // By timer query a second opinion's calls are queued back to back, as an app's are
+        // (tuning.ts#QUERY_SECOND_OPINION_CALLS); the same number for every path of the point.
         const queued = backToBack && queuedSecondOpinion(point);
-        const clocked = byWall || (queued && clockedSecondOpinion(point));
-        const calls = queued ? secondOpinionBatches.get(point) ?? (clocked ? clockBurst(one, issued) : Math.max(batch, QUERY_SECOND_OPINION_CALLS)) : batch;
+        const calls = queued ? secondOpinionBatches.get(point) ?? Math.max(batch, QUERY_SECOND_OPINION_CALLS) : batch;
         if (queued) {
           secondOpinionBatches.set(point, calls);
           (record.secondOpinionCalls ??= []).push(calls);
         }
         let gpuMs: number | undefined;
-        if (clocked) {
+        if (byWall) {
           for (let k = 0; k < calls; k++) run().dispose();
         } else {
           gpuMs = await this.gpuTime(() => {
@@ -1152,7 +1138,7 @@ export class Engine {
         }
         // By timer query the fresh samples are another measure only where they queued more calls than
         // the first opinion's batch (a fast GPU's small calls: batches of 4 and more already).
-        const queuedMore = queuedSecondOpinion(point) && (clockedSecondOpinion(point) || (secondOpinionBatches.get(point) ?? batch) > batch);
+        const queuedMore = queuedSecondOpinion(point) && (secondOpinionBatches.get(point) ?? batch) > batch;
         confirmed = secondOpinionTime(first, fresh, profile.sampling!.timer, queuedMore);
         return true;
       };

@@ -449,14 +449,11 @@ describe('engine.tune()', () => {
       expect(record.secondOpinionCalls, JSON.stringify(record)).toEqual([calls, calls, calls]);
       expect(bursts.slice(-3 * BLOCKING_SECOND_OPINION_TASKS), `the second opinion's bursts: ${JSON.stringify(bursts)}`).toEqual(Array(3 * BLOCKING_SECOND_OPINION_TASKS).fill(record.calls));
     } else if (profile.sampling!.timer === 'query') {
-      // By timer query (Chromium) each of the `repeats` samples makes calls back to back, as many for
-      // every path asked at the point: with a fence, for QUERY_SCAN_SAMPLE_MS by the clock (as many as
-      // the point's first path asked takes in that time, 1 to 16), without one at least
-      // QUERY_SECOND_OPINION_CALLS of GPU time.
+      // By timer query (Chromium) each of the `repeats` samples queues at least
+      // QUERY_SECOND_OPINION_CALLS calls, as many for every path asked at the point.
       expect(record.samples, 'sampled twice: 3, then 3').toBe(sampledTwice(profile));
       const queued = record.secondOpinionCalls![0]!;
-      expect(queued).toBeGreaterThanOrEqual(engine.caps.asyncReadback ? 1 : Math.max(QUERY_SECOND_OPINION_CALLS, record.calls));
-      expect(queued).toBeLessThanOrEqual(16);
+      expect(queued).toBeGreaterThanOrEqual(Math.max(QUERY_SECOND_OPINION_CALLS, record.calls));
       expect(record.secondOpinionCalls, JSON.stringify(record)).toEqual([queued, queued, queued]);
       expect(bursts.slice(-3), `the second opinion's bursts: ${JSON.stringify(bursts)}`).toEqual([queued, queued, queued]);
       for (const [path, other] of Object.entries(profile.sampling!.batches[`${key}/0.8`]!)) {
@@ -475,7 +472,7 @@ describe('engine.tune()', () => {
     engine.dispose();
   });
 
-  it('by timer query a scan point and a compaction\'s second opinions are timed by wall clock, in batches of one size per point, while compactions\' first opinions keep GPU time', async (context) => {
+  it('by timer query a scan point is timed by wall clock, in batches of one size for every scan, while compactions keep GPU time', async (context) => {
     const { gl } = await testContext();
     const engine = createEngine(gl);
     if (!engine.caps.timerQuery) {
@@ -483,9 +480,8 @@ describe('engine.tune()', () => {
       context.skip('by timer query only: this context has none, and its scans are timed as its compactions are');
     }
     // Every call's GPU time is faked at 1000 ms (engine.gpuTime, which the tune's samples by timer
-    // query call): the compactions' first opinions must show it, the scans' timings none of it (theirs
-    // are the clock's, about a millisecond a call here), nor a compaction's second opinion's (all paths
-    // read alike, so the ask margin, 0.9 by timer query, asks the class's choice and a rival).
+    // query call): the compactions' timings must show it, the scans' none of it (theirs are the
+    // clock's, about a millisecond a call here).
     let calls = 0;
     const scan = engine.scan.bind(engine);
     engine.scan = ((stream, options) => {
@@ -508,18 +504,7 @@ describe('engine.tune()', () => {
     const point = `${key}/scan`;
     const record = JSON.stringify({ timings: profile.timings, batches: profile.sampling!.batches[point], floor: profile.sampling!.fenceFloorMs });
     for (const ms of Object.values(profile.timings[point]!)) expect(ms, record).toBeLessThan(100);
-    const compactions = profile.sampling!.batches[`${key}/0.5`]!;
-    const asked = Object.keys(compactions).filter((path) => compactions[path]!.secondOpinionCalls);
-    expect(asked.length, `a second opinion was asked: ${JSON.stringify(compactions)}`).toBeGreaterThan(0);
-    for (const [path, ms] of Object.entries(profile.timings[`${key}/0.5`]!)) {
-      // With a fence (every browser) a second opinion is the clock's; without, queued GPU time.
-      const clocked = asked.includes(path) && engine.caps.asyncReadback;
-      if (clocked) expect(ms, `${path}: ${JSON.stringify(compactions)}`).toBeLessThan(100);
-      else expect(ms, `${path}: ${JSON.stringify(compactions)}`).toBe(1000);
-    }
-    // As many calls a sample for every path asked at the point.
-    const secondOpinionCalls = asked.flatMap((path) => compactions[path]!.secondOpinionCalls!);
-    for (const calls of secondOpinionCalls) expect(calls).toBe(secondOpinionCalls[0]);
+    for (const ms of Object.values(profile.timings[`${key}/0.5`]!)) expect(ms, record).toBe(1000);
     // The fence's own wait, taken off the scans' samples, was measured (Chromium: 2.9-3.9 ms).
     expect(profile.sampling!.fenceFloorMs, record).toBeGreaterThan(0);
     // As many calls a sample for every scan of the point (sized by the first: the sizing check above).
