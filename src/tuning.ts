@@ -327,6 +327,24 @@ export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choi
 }
 
 /**
+ * Which scans tune() samples a second time at a scan point: as for the compactions (secondOpinion) the
+ * default and the scan chosen over it; and where the scans are timed by the clock (`byClock`: by timer
+ * query, engine.ts#scanByWall) and the default was kept though another scan read faster (within
+ * KEEP_DEFAULT_WITHIN, engine.ts), the default and that scan too. A scan point's three samples by the
+ * clock, bursts of a few calls at 2^16, can read two scans closer than they are: Chromium +
+ * SwiftShader's tunes read reduce-then-scan 1.045x and 1.08x Blelloch's time at 2^16 (Blelloch's
+ * samples 3.35, 5.1 and 5.05 ms in one) where the sweep's batches read 1.19x and 1.39x, and the default
+ * was kept (bench/results/issue-20/tuned-sweep-chromium-*-2026-11-29-twentyfifth-final.json,
+ * -2026-12-07-worker-tune-twentysixth-all-clock.json); four tunes in five read 1.21-1.26x there.
+ */
+export function scanSecondOpinion(defaultScan: string, choice: string, timings: Readonly<Record<string, number | undefined>>, scans: readonly string[], byClock: boolean): string[] {
+  const asked = secondOpinion(defaultScan, [{ choice }]);
+  if (asked.length > 0 || !byClock) return asked;
+  const faster = closeRival(timings, defaultScan, scans, 1);
+  return faster === undefined ? [] : [defaultScan, faster];
+}
+
+/**
  * The fastest of `paths` other than `chosen` where `chosen` reads more than `askAbove` times its time
  * (then both are worth a second opinion: densitySwitches); undefined
  * where none does. An ask margin below 1 names the fastest other path even where it read slower.

@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
+import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, scanSecondOpinion, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -51,6 +51,24 @@ describe('secondOpinion', () => {
     expect(secondOpinion('bitmask', [{ choice: 'histopyramid' }, { choice: 'jumping-jack' }])).toEqual(['bitmask', 'histopyramid', 'jumping-jack']);
     // The scan's default is whichever the engine has there.
     expect(secondOpinion('reduce-then-scan', [{ choice: 'blelloch' }])).toEqual(['reduce-then-scan', 'blelloch']);
+  });
+});
+
+describe('scanSecondOpinion', () => {
+  const scans = ['reduce-then-scan', 'blelloch', 'recursive-doubling'];
+  // The twenty-fifth session's final Chromium tune at 2^16: the default kept at 1.045x Blelloch's time.
+  const keptClose = { 'reduce-then-scan': 3.97, blelloch: 3.8, 'recursive-doubling': 6.07 };
+  it('asks, as secondOpinion does, of the default and the scan chosen over it', () => {
+    expect(scanSecondOpinion('reduce-then-scan', 'blelloch', { 'reduce-then-scan': 14.55, blelloch: 9.65, 'recursive-doubling': 24.2 }, scans, false)).toEqual(['reduce-then-scan', 'blelloch']);
+    expect(scanSecondOpinion('reduce-then-scan', 'blelloch', { 'reduce-then-scan': 14.55, blelloch: 9.65, 'recursive-doubling': 24.2 }, scans, true)).toEqual(['reduce-then-scan', 'blelloch']);
+  });
+  it('by the clock, also where the default was kept though another scan read faster: the default and the fastest other', () => {
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', keptClose, scans, true)).toEqual(['reduce-then-scan', 'blelloch']);
+    // Not where no other scan read faster, nor where the scans are not timed by the clock.
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { ...keptClose, blelloch: 3.97 }, scans, true)).toEqual([]);
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', keptClose, scans, false)).toEqual([]);
+    // The fastest other among the scans with a timing.
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 3.97, 'recursive-doubling': 3.5 }, scans, true)).toEqual(['reduce-then-scan', 'recursive-doubling']);
   });
 });
 
