@@ -805,7 +805,8 @@ export class Engine {
    * by timer query 4 queued calls a sample for compactions, not a lone call's latency (tuning.ts#QUERY_SECOND_OPINION_CALLS);
    * where calls block, four tasks a sample (tuning.ts#BLOCKING_SECOND_OPINION_TASKS). By timer query a scan's
    * samples, first and second opinions alike, are calls back to back for up to 16 ms (at most 16) timed by
-   * the clock, by fence (tuning.ts#QUERY_SCAN_SAMPLE_MS). Before (or without) tuning they
+   * the clock, by fence (tuning.ts#QUERY_SCAN_SAMPLE_MS), and a scan's second opinion is asked also where the
+   * default was kept though another scan read faster (tuning.ts#scanSecondOpinion). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
    * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread

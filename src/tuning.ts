@@ -95,7 +95,8 @@ export interface TuneSampling {
   batches: Record<string, Record<string, TuneBatch>>;
   /**
    * Per size class (compactions), size class / scan, or size class / density: the paths sampled a
-   * second time (`secondOpinion`; at a density, `densitySwitches`: of the class's choice and the path a
+   * second time (`secondOpinion`; at a scan point `scanSecondOpinion`, by the clock also the default kept
+   * beside a scan that read faster; at a density, `densitySwitches`: of the class's choice and the path a
    * call there would switch to, those not sampled twice already for the class), round by round. A
    * round's lowered times can make another path the choice, which is then asked in the next round; a
    * path asked in an earlier round can lose the class in a later one.
@@ -120,7 +121,7 @@ export interface TuneBatch {
    * (`pathsToResample`; not sampled again
    * unless a choice rests on it), or `repeats` and a second opinion's samples (`repeats` more; through glFinish TUNE_SAMPLING.secondOpinionSamples) where the path was sampled a second time
    * (`secondOpinion`: the default and the paths chosen over it, even where the class then came back to
-   * the default; `densitySwitches`: at a density where the fastest other path reads within the ask
+   * the default; at a scan point timed by the clock also the default kept beside a faster scan, `scanSecondOpinion`; `densitySwitches`: at a density where the fastest other path reads within the ask
    * margin of the class's choice, densityAskMargin). A path sampled again is called once more, untimed, before its later
    * samples (its targets back in the pool).
    */
