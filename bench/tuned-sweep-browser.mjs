@@ -131,7 +131,7 @@ try {
     if (!s) continue;
     if (s.tune && !tunePrinted) {
       tunePrinted = true;
-      console.error(`tune(): ${(s.tune.wallMs / 1000).toFixed(1)} s, longest gap ${s.tune.longestGapMs.toFixed(0)} ms; keep ${JSON.stringify(s.tune.profile.compact.keep)} any ${JSON.stringify(s.tune.profile.compact.any)}`);
+      console.error(`tune(): ${(s.tune.wallMs / 1000).toFixed(1)} s, longest gap ${s.tune.longestGapMs.toFixed(0)} ms; keep ${JSON.stringify(s.tune.profile.compact.keep)} any ${JSON.stringify(s.tune.profile.compact.any)} bitmask padding ${JSON.stringify(s.tune.profile.bitmaskPadding ?? {})}`);
       if (values['chrome-trace']) {
         const raw = await browser.stopTracing();
         const rawFile = join(tmpdir(), `glcompact-chrome-trace-${process.pid}.json`);
@@ -179,7 +179,7 @@ const document = {
   loadAverageAtStart, loadAverageAtEnd: loadavg(), load1mDuringRun: { max: Math.max(...load1m), mean: load1m.reduce((a, b) => a + b, 0) / load1m.length, samples: load1m.length }, seconds: Math.round((performance.now() - started) / 100) / 10,
   ...(chromeTrace ? { chromeTrace } : {}),
   tune: { wallMs: tune.wallMs, longestGapMs: tune.longestGapMs, idleLongestGapMs: tune.idleLongestGapMs, gapsOver: tune.gapsOver, idleGapsOver: tune.idleGapsOver, idleBaselineMs: tune.idleBaselineMs, tuneIn: results.config.tuneIn, ticks: values.ticks ?? 'timer', longTasks: tune.longTasks, ...(tune.gaps?.length ? { gaps: tune.gaps } : {}), sizes: results.config.tuneSizes.map((s) => 2 ** s) },
-  choices: { keep: tune.profile.compact.keep, any: tune.profile.compact.any, scan: tune.profile.scan },
+  choices: { keep: tune.profile.compact.keep, any: tune.profile.compact.any, scan: tune.profile.scan, bitmaskPadding: tune.profile.bitmaskPadding ?? {} },
   worst: { ...worst, keepWithin115: within('keepRatio'), anyWithin115: within('anyRatio'), points: rows.length,
     keepMissesOnTheSamePath: samePathMisses('keepRatio', 'keepSamePath'), anyMissesOnTheSamePath: samePathMisses('anyRatio', 'anySamePath') },
   sameWorkTwice: sameWorkTwice(rows),
@@ -191,7 +191,7 @@ const file = await writeNewFile(join(out, `tuned-sweep-${values.browser}-${rende
 
 console.log(`${values.browser} ${browser.version}; renderer: ${renderer}${results.renderer.masked !== renderer ? ` (masked: ${results.renderer.masked})` : ''}`);
 console.log(`tune() (${results.config.tuneIn === 'worker' ? 'in a worker' : 'on the page'}): ${tune.wallMs.toFixed(0)} ms wall, longest stretch without yielding ${tune.longestGapMs.toFixed(1)} ms (idle floor ${tune.idleLongestGapMs.toFixed(1)} ms over ${tune.idleBaselineMs} ms), gaps over 4/8/16 ms ${Object.values(tune.gapsOver).join('/')} (idle ${Object.values(tune.idleGapsOver).join('/')})${tune.longTasks.supported ? `, long tasks ${tune.longTasks.count} (max ${tune.longTasks.maxMs.toFixed(0)} ms)` : ''}`);
-console.log(`tuned: keep ${JSON.stringify(document.choices.keep)}, any ${JSON.stringify(document.choices.any)}, scan ${JSON.stringify(document.choices.scan)}`);
+console.log(`tuned: keep ${JSON.stringify(document.choices.keep)}, any ${JSON.stringify(document.choices.any)}, scan ${JSON.stringify(document.choices.scan)}, bitmask padding ${JSON.stringify(document.choices.bitmaskPadding)}`);
 console.log(`worst auto (keep) / fastest order-keeping: ×${worst.keep.ratio.toFixed(2)} at 2^${worst.keep.log2n}, ${worst.keep.density * 100} % kept; within 1.15 at ${document.worst.keepWithin115} of ${rows.length} points, ${document.worst.keepMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.keepNet.toFixed(2)})`);
 console.log(`worst auto (any) / fastest path:            ×${worst.any.ratio.toFixed(2)} at 2^${worst.any.log2n}, ${worst.any.density * 100} % kept; within 1.15 at ${document.worst.anyWithin115} of ${rows.length} points, ${document.worst.anyMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.anyNet.toFixed(2)})`);
 console.log(formatSameWork(document.sameWorkTwice));

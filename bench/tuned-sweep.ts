@@ -47,7 +47,7 @@ const tuneStart = performance.now();
 const tuneDensities = values['tune-densities']?.split(',').map(Number);
 if (tuneDensities && !tuneDensities.every((d) => d > 0 && d < 1)) { console.error(`tuned-sweep: --tune-densities takes fractions between 0 and 1; got ${values['tune-densities']}`); process.exit(2); }
 const profile = await engine.tune({ sizes: values['tune-sizes'].split(',').map((s) => 2 ** Number(s)), densities: tuneDensities });
-console.log(`renderer: ${renderer}; tune ${(performance.now() - tuneStart).toFixed(0)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}`);
+console.log(`renderer: ${renderer}; tune ${(performance.now() - tuneStart).toFixed(0)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)} bitmask padding ${JSON.stringify(profile.bitmaskPadding ?? {})}`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const order = shuffler(random(seed));
 const series: Array<[string, Record<string, unknown>, boolean]> = [

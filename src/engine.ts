@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, scanSecondOpinion, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, bitmaskPaddingForm, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, scanSecondOpinion, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type BitmaskPadding, type TuneBatch, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -40,6 +40,8 @@ import { describe, oneOf, optionsObject } from './validate.js';
  * bitmask at 2^11 by turns, 1.2× apart in an independent sweep (bench/results/issue-20/).
  */
 const KEEP_DEFAULT_WITHIN = 1.1;
+/** Where the bitmask can write its padding (TuningProfile.bitmaskPadding), the built-in default first. */
+const BITMASK_PADDINGS: readonly BitmaskPadding[] = ['output-pass', 'own-pass'];
 /** tune(): the most clock readings one spin takes to see the clock move (see tune's clockTick). */
 const CLOCK_SPIN_READS = 20_000;
 
@@ -120,6 +122,11 @@ export class Engine {
    */
   #atDensity = new WeakMap<Stream, DensityChoice>();
   readonly #atDensityBySize = new Map<number, DensityChoice>();
+  /**
+   * tune()'s own streams (and its warm-up's): where the bitmask writes their padding while it samples
+   * (tuning.ts#bitmaskPaddingForm), whatever the profile in use says; an app's calls meanwhile keep it.
+   */
+  readonly #tunePadding = new WeakMap<Stream, BitmaskPadding>();
   readonly #canvas: EventTarget | undefined;
   readonly #onContextLost = () => {
     this.#contextLost = true;
@@ -283,6 +290,7 @@ export class Engine {
           from: Math.ceil(HYBRID_JUMPING_JACK_KEPT_FRACTIONS.from * blockSize),
           to: Math.floor(HYBRID_JUMPING_JACK_KEPT_FRACTIONS.to * blockSize),
         },
+        paddingInOutput: this.#paddingInOutput(stream),
       }),
     ));
     const format = plan.outputIndices ? COUNT_FORMAT : viewOf(stream).format;
@@ -460,7 +468,7 @@ export class Engine {
     const keep = uniqueKeepFunction();
     const view = viewOf(stream);
     const { value, stats } = this.#gpu.guard.run(() => this.#gpu.measure(() =>
-      compactionDrivers.bitmask(this.#gpu, view, this.#defaultPlan(keep, indices)),
+      compactionDrivers.bitmask(this.#gpu, view, { ...this.#defaultPlan(keep, indices), paddingInOutput: this.#paddingInOutput(stream) }),
     ));
     const format = indices ? COUNT_FORMAT : view.format;
     const output = this.#adopt(new Stream({ owner: this.#owner, target: value.output, format, length: undefined, lengthTarget: value.count }, { ...stream.layout, length: stream.layout.capacity }, indices ? 'uint32' : stream.type));
@@ -678,7 +686,7 @@ export class Engine {
   }
 
   /** warmUp() for `caller` (tune() warms up each size before timing it), named in its errors. */
-  async #warmUp(calls: readonly WarmUpCall[], caller: 'warmUp()' | 'tune()'): Promise<void> {
+  async #warmUp(calls: readonly WarmUpCall[], caller: 'warmUp()' | 'tune()', padding?: BitmaskPadding): Promise<void> {
     this.#assertAlive(caller);
     const plans = parseWarmUpCalls(calls, this.caps);
     // Every call's options are checked before the first one runs: a bad one found halfway had left
@@ -706,6 +714,7 @@ export class Engine {
           // Its texels are never read (a warming call draws nothing), so nothing is uploaded (where
           // uploads of 2^18 elements took tasks of 4.5-8.1 ms of CPU in Chromium; docs/performance.md).
           const input = this.#newStream(plan.type, formatForComponents(plan.components)!, length);
+          if (padding !== undefined) this.#tunePadding.set(input, padding);
           const owned: Array<{ dispose(): void }> = [input];
           try {
             let stream: Stream = input;
@@ -806,7 +815,10 @@ export class Engine {
    * where calls block, four tasks a sample (tuning.ts#BLOCKING_SECOND_OPINION_TASKS). By timer query a scan's
    * samples, first and second opinions alike, are calls back to back for up to 16 ms (at most 16) timed by
    * the clock, by fence (tuning.ts#QUERY_SCAN_SAMPLE_MS), and a scan's second opinion is asked also where the
-   * default was kept though another scan read faster (tuning.ts#scanSecondOpinion). Before (or without) tuning they
+   * default was kept though another scan read faster (tuning.ts#scanSecondOpinion). Per size it also
+   * times where the bitmask writes its output's padding (by its output pass, or by a pass of its own:
+   * on CPU renderers 1.2-2x faster at 5 % kept), at the lowest density, and every bitmask call on a
+   * stream of that size then takes the faster (TuningProfile.bitmaskPadding). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
    * of calls per task, so an app's frames go on meanwhile; where the context's calls block the thread
@@ -852,7 +864,7 @@ export class Engine {
     let done = 0;
     const total = sizes.length * (densities.length + 1);
     const progress = (size: number, density: number | undefined) => onProgress?.({ done: ++done, total, size, density });
-    const profile: TuningProfile = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: this.caps.renderer, measured: new Date().toISOString(), compact: { keep: {}, any: {} }, scan: {}, timings: {}, work: {} };
+    const profile: TuningProfile = { format: 'glcompact-profile', version: ENGINE_VERSION, renderer: this.caps.renderer, measured: new Date().toISOString(), compact: { keep: {}, any: {} }, scan: {}, timings: {}, work: {}, bitmaskPadding: {} };
     // Every await between tasks ends by checking the engine is still alive, so a dispose meanwhile
     // rejects naming tune(), not the call it would make next.
     const nextTask = async () => {
@@ -987,10 +999,12 @@ export class Engine {
     const scanByWall = (point: string): boolean => this.caps.timerQuery && this.caps.asyncReadback && point.endsWith('/scan');
     /** Through glFinish and by timer query (compactions), the calls of each point's second-opinion samples (set by the point's first one). */
     const secondOpinionBatches = new Map<string, number>();
-    const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, elements: number, pointBatch?: number) => {
+    // `records`: where the samples go on the record, per point and path; the bitmask's padding forms
+    // (tuning.ts#bitmaskPaddingForm) keep theirs apart, as neither paths nor points the timings have.
+    const sampler = async (run: () => { dispose(): void; stats?: PassStats }, point: string, path: string, elements: number, pointBatch?: number, records = profile.sampling!.batches) => {
       const first = run(); // first use: fills the pool
       const stats = first.stats ?? this.lastScanStats!;
-      (profile.work[point] ??= {})[path] = { passes: stats.passes, fragments: stats.fragments, lineFragments: stats.lineFragmentsAtMost };
+      if (records === profile.sampling!.batches) (profile.work[point] ??= {})[path] = { passes: stats.passes, fragments: stats.fragments, lineFragments: stats.lineFragmentsAtMost };
       first.dispose();
       await this.#gpuDone('tune()');
       await nextTask();
@@ -1011,13 +1025,14 @@ export class Engine {
       // were timed in different regimes (H200, 2^10-2^12: the HistoPyramid's two-call samples at 0.28
       // ms per call against one-call samples of 0.47-0.61).
       const batch = pointBatch ?? batchCalls({ oneMs: one, issuedMs: issued }, { blocking: blockingCalls, fenceFloorMs: floor, ...(byWall ? { sampleMs: QUERY_SCAN_SAMPLE_MS } : {}) });
-      (profile.sampling!.batches[point] ??= {})[path] = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
+      const record: TuneBatch = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
+      (records[point] ??= {})[path] = record;
       const times: number[] = [];
       // Each sample's reading goes on the record too (TuneBatch.samplesMs), so a tune's choice can be
       // traced to the samples it rested on.
       const sample = async (backToBack = false): Promise<void> => {
         await take(backToBack);
-        (profile.sampling!.batches[point]![path]!.samplesMs ??= []).push(Math.round(times.at(-1)! * 1000) / 1000);
+        (record.samplesMs ??= []).push(Math.round(times.at(-1)! * 1000) / 1000);
       };
       const take = async (backToBack: boolean): Promise<void> => {
         await nextTask();
@@ -1025,7 +1040,6 @@ export class Engine {
         const start = performance.now();
         // Each result is disposed at once, as an app does after using it: its targets go back to the
         // pool for the next call (GL runs the queued passes in order, so reuse is safe).
-        const record = profile.sampling!.batches[point]![path]!;
         record.samples = (record.samples ?? 0) + 1;
         if (backToBack && finishTimed) {
           // Calls back to back for a while, not a lone call's round trip (tuning.ts#TUNE_SAMPLING).
@@ -1147,6 +1161,11 @@ export class Engine {
     };
     type Sampler = Awaited<ReturnType<typeof sampler>>;
     /**
+     * Whether every path of a point takes the first one's batch: through glFinish, by fence where calls
+     * do not block, and at a scan point by timer query (see timeAll).
+     */
+    const equalBatches = (point: string): boolean => finishTimed || (fenceTimed && !blockingCalls) || scanByWall(point);
+    /**
      * Median ms per call of each of `runs` (by path): every path sampled once, then only those that
      * could still be chosen (tuning.ts#pathsToResample: not twice as slow as the fastest of its
      * candidate sets by both its first sample and its single call, 1.5 times through glFinish) sampled `repeats - 1` more times;
@@ -1168,7 +1187,7 @@ export class Engine {
         // kept, read 0.00 ms against the bitmask's 16-call 0.31, and auto ran it at 1.20x the bitmask
         // in the sweep (bench/results/issue-20/tuned-sweep-firefox-*-2026-11-27-tenth-rounds15.json).
         // At a scan point by timer query too: its samples are timed by fence (scanByWall).
-        if (finishTimed || (fenceTimed && !blockingCalls) || scanByWall(point)) pointBatch ??= s.batch;
+        if (equalBatches(point)) pointBatch ??= s.batch;
         await s.sample();
         samplers.set(path, s);
       }
@@ -1204,9 +1223,31 @@ export class Engine {
         ...compactCandidates.map(({ path }) => ({ compact: { keep: { lessEqual: 0 }, ...optionsForPath(path) } as CompactOptions, type: 'uint32' as const, lengths: [n] })),
         ...scanCandidates.map((algorithm) => ({ scan: { algorithm }, type: 'uint32' as const, lengths: [n] })),
       ], 'tune()');
+      // The bitmask's two forms of writing its padding (tuning.ts#bitmaskPaddingForm), whatever the
+      // profile in use gives this size.
+      for (const form of BITMASK_PADDINGS) await this.#warmUp([{ compact: { keep: { lessEqual: 0 }, algorithm: 'bitmask' }, type: 'uint32', lengths: [n] }], 'tune()', form);
       const stream = await this.#tuneStream(n, nextTask);
       try {
         const key = String(sizeClass(stream.layout.capacity));
+        // Where the bitmask writes its padding at this size: both forms at the lowest density, where
+        // the padding is most of the output, their samples taken by turns, of equal batches; the
+        // form chosen is the one the bitmask's samples then take (tuning.ts#bitmaskPaddingForm).
+        const lowest = Math.min(...densities);
+        const keepLowest = { lessEqual: Math.round(lowest * 1_000_000) - 1 };
+        const formPoint = `${key}/${lowest}`;
+        const forms = new Map<BitmaskPadding, Sampler>();
+        for (const form of BITMASK_PADDINGS) {
+          const run = () => {
+            this.#tunePadding.set(stream, form);
+            return this.compact(stream, { keep: keepLowest, algorithm: 'bitmask' });
+          };
+          const batch = equalBatches(formPoint) ? forms.get(BITMASK_PADDINGS[0])?.batch : undefined;
+          forms.set(form, await sampler(run, formPoint, form, n, batch, (profile.sampling!.padding ??= {})));
+        }
+        for (let r = 0; r < repeats; r++) for (const s of forms.values()) await s.sample();
+        const padding = bitmaskPaddingForm({ outputPass: forms.get('output-pass')!.median(), ownPass: forms.get('own-pass')!.median() });
+        profile.bitmaskPadding![key] = padding;
+        this.#tunePadding.set(stream, padding);
         for (const density of densities) {
           const keep = { lessEqual: Math.round(density * 1_000_000) - 1 };
           const runs = compactCandidates.map(({ path }) => [path, () => this.compact(stream, { keep, ...optionsForPath(path) } as CompactOptions)] as const);
@@ -1425,6 +1466,22 @@ export class Engine {
   #tunedCompaction(order: 'keep' | 'any', stream: Stream): CompactStats['algorithm'] | undefined {
     const atDensity = (this.#atDensity.get(stream) ?? this.#atDensityBySize.get(sizeClass(stream.layout.capacity)))?.[order];
     return atDensity ?? this.#tuned(order, stream.layout.capacity);
+  }
+
+  /**
+   * Whether the bitmask's output pass writes the padding of `stream`'s compaction (CompactionPlan):
+   * tune()'s form while it samples the stream, else the profile's for the nearest size class
+   * (TuningProfile.bitmaskPadding), else undefined (the built-in default, BITMASK_SHAPE).
+   */
+  #paddingInOutput(stream: Stream): boolean | undefined {
+    const form = this.#tunePadding.get(stream) ?? (this.#profile?.bitmaskPadding && this.#tunedPadding(stream.layout.capacity));
+    return form === undefined ? undefined : form === 'output-pass';
+  }
+
+  #tunedPadding(capacity: number): BitmaskPadding | undefined {
+    const key = `padding:${capacity}`;
+    if (!this.#tunedFor.has(key)) this.#tunedFor.set(key, nearest(this.#profile!.bitmaskPadding!, capacity));
+    return this.#tunedFor.get(key) as BitmaskPadding | undefined;
   }
 
   /** The tuned path for a stream of `capacity` texels: the nearest measured size class of the table. */

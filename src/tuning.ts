@@ -65,7 +65,22 @@ export interface TuningProfile {
    * and the single call's times (ms) that sized it, or through glFinish, by fence where calls do not block and at a scan point by timer query the point's first path's (for the record).
    */
   sampling?: TuneSampling;
+  /**
+   * Per size class, where the bitmask compaction writes its output's padding (the texels past the
+   * kept count): 'output-pass' (its output pass covers every row and writes 0 past the count: the
+   * built-in default, 3.25 ms against 3.57 on the H200 at 2^24 and 50 % kept) or 'own-pass' (a pass of
+   * its own writes the rows past the count, the output pass covers the kept rows only). On CPU
+   * renderers the output pass's padding fragments cost almost what its kept ones do: at 2^18 and 5 %
+   * kept the bitmask took 1.9 ms a call with the padding's own pass against 2.9 on llvmpipe, 5.0
+   * against 8.6 on SwiftShader. tune() times both at each size class's lowest tuned density
+   * (bitmaskPaddingForm); a stream takes the nearest class's. Absent (a profile from before it was
+   * measured, or a hand-made one): the default at every size.
+   */
+  bitmaskPadding?: Record<string, BitmaskPadding>;
 }
+
+/** Where the bitmask compaction writes its output's padding (TuningProfile.bitmaskPadding). */
+export type BitmaskPadding = 'output-pass' | 'own-pass';
 
 /** How `engine.tune()` took its timings (`TuningProfile.sampling`). */
 export interface TuneSampling {
@@ -102,6 +117,13 @@ export interface TuneSampling {
    * path asked in an earlier round can lose the class in a later one.
    */
   secondOpinions?: Record<string, string[][]>;
+  /**
+   * Per point (size class / the lowest tuned density) and form ('output-pass', 'own-pass'): how the
+   * bitmask's two forms of writing its padding were sampled, by turns, before the class's paths
+   * (TuningProfile.bitmaskPadding; the median of each form's samplesMs is what bitmaskPaddingForm
+   * compared). Absent in profiles from before it was measured.
+   */
+  padding?: Record<string, Partial<Record<BitmaskPadding, TuneBatch>>>;
 }
 
 /** How the samples of one point and path were sized (`TuneSampling.batches`). */
@@ -422,6 +444,15 @@ export function parseProfile(profile: unknown, renderer: string, what = 'engine.
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new Error(`${what}: profile.timings[${JSON.stringify(point)}].${path} must be a time in ms (a finite number, 0 or more); got ${describe(ms)}`);
     }
   }
+  const padding = (p as { bitmaskPadding?: unknown }).bitmaskPadding;
+  if (padding !== undefined && (typeof padding !== 'object' || padding === null)) {
+    throw new Error(`${what}: profile.bitmaskPadding must be an object of { [size class]: 'output-pass' | 'own-pass' }, or left out; got ${describe(padding)}`);
+  }
+  for (const [key, form] of Object.entries(padding ?? {})) {
+    if (!Number.isInteger(Number(key)) || (form !== 'output-pass' && form !== 'own-pass')) {
+      throw new Error(`${what}: profile.bitmaskPadding[${JSON.stringify(key)}] = ${JSON.stringify(form)} is not where the bitmask can write its padding ('output-pass' or 'own-pass')`);
+    }
+  }
   // How the tune timed its samples is mostly a record, but `blockingCalls` sets auto's switch margin
   // at a known density (densitySwitchMargin): a truthy string must not pass for true.
   const sampling = p.sampling as unknown;
@@ -432,8 +463,23 @@ export function parseProfile(profile: unknown, renderer: string, what = 'engine.
   if (blocking !== undefined && typeof blocking !== 'boolean') {
     throw new Error(`${what}: profile.sampling.blockingCalls must be true or false (whether the tune's calls blocked the thread), or left out; got ${describe(blocking)}`);
   }
-  return { ...(p as TuningProfile), timings: { ...timings }, work: { ...p.work }, compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan } };
+  return { ...(p as TuningProfile), timings: { ...timings }, work: { ...p.work }, compact: { keep: { ...p.compact?.keep }, any: { ...p.compact?.any } }, scan: { ...p.scan }, ...(padding === undefined ? {} : { bitmaskPadding: { ...(padding as Record<string, BitmaskPadding>) } }) };
 }
+
+/**
+ * tune()'s choice of where the bitmask writes its padding at a size class (TuningProfile.bitmaskPadding),
+ * from the two forms' times at the class's lowest tuned density, where their difference is largest
+ * (the padding is most of the output): the built-in default unless the padding's own pass read faster
+ * by more than `keepDefaultWithin` (BITMASK_PADDING_MARGIN). Where most elements are kept the two forms were within 2 % on
+ * SwiftShader (2^16-2^20, 50 and 95 %), and the default's gain on a GPU was 3-10 % (H200, 50 %): a
+ * form that wins only within the noise keeps the default.
+ */
+export function bitmaskPaddingForm(ms: { outputPass: number; ownPass: number }, keepDefaultWithin = BITMASK_PADDING_MARGIN): BitmaskPadding {
+  return ms.outputPass > ms.ownPass * keepDefaultWithin ? 'own-pass' : 'output-pass';
+}
+
+/** bitmaskPaddingForm's margin: as a size class's choice of path keeps the built-in default (engine.ts#KEEP_DEFAULT_WITHIN). */
+export const BITMASK_PADDING_MARGIN = 1.1;
 
 /** tune(): calls whose issue takes at least this share of their submit-to-done time less the fence's own wait ... */
 const BLOCKING_SHARE = 0.7;

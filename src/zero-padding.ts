@@ -4,7 +4,9 @@
 // written first, by a pass over the rows from the one holding the count to the last: a clear of the
 // whole texture wrote the kept part twice (H100 egl, 2^24 R32UI: the clear alone took 1.24 ms of a
 // 5.8 ms compaction). The bitmask's output pass covers every row and writes its padding itself
-// (BITMASK_SHAPE.paddingInOutput; H200 2^24: 3.25 ms against 3.57 with this pass).
+// (BITMASK_SHAPE.paddingInOutput; H200 2^24: 3.25 ms against 3.57 with this pass), unless a tuned
+// profile chose this pass for the size (on CPU renderers, where the output pass's padding fragments
+// cost almost what its kept ones do: TuningProfile.bitmaskPadding).
 import paddingRows from '../glsl/padding-rows.vert';
 import writeZero from '../glsl/write-zero.frag';
 import type { Gpu } from './gpu.js';

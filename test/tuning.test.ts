@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, type TuneProgress, type TuningProfile } from '../src/index.js';
 import { defaultScan } from '../src/scan/algorithms.js';
-import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, choiceAtDensity, closeRival, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
+import { batchCalls, BITMASK_PADDING_MARGIN, bitmaskPaddingForm, BLOCKING_SECOND_OPINION_TASKS, choiceAtDensity, closeRival, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
 import { testContext } from './support/engine.js';
 import { countGlObjects, nonZero } from './support/gl-objects.js';
 import { replaceGlMethod } from './support/gl-method.js';
@@ -121,6 +121,20 @@ describe('engine.tune()', () => {
     }
     const classes = Object.keys(profile.compact.keep).sort();
     expect(classes).toHaveLength(2);
+    // Where the bitmask writes its padding, per class: both forms sampled by turns at the lowest
+    // density (as many samples each, of equal batches where a point's paths share one), and the
+    // choice the one their medians give (tuning.ts#bitmaskPaddingForm).
+    expect(Object.keys(profile.bitmaskPadding!).sort()).toEqual(classes);
+    for (const key of classes) {
+      const forms = sampling.padding![`${key}/0.2`]!;
+      const [outputPass, ownPass] = [forms['output-pass']!, forms['own-pass']!];
+      expect([outputPass.samplesMs, ownPass.samplesMs].map((samples) => samples?.length), `${key}: samples per form`).toEqual([1, 1]);
+      if (sampling.timer !== 'query' && !sampling.blockingCalls) expect(ownPass.calls, `${key}: equal batches`).toBe(outputPass.calls);
+      const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+      const ms = { outputPass: median(outputPass.samplesMs!), ownPass: median(ownPass.samplesMs!) };
+      // (Recorded to the microsecond: a ratio within 0.1 % of the margin could round either way.)
+      if (Math.abs(ms.outputPass / ms.ownPass / BITMASK_PADDING_MARGIN - 1) > 1e-3) expect(profile.bitmaskPadding![key], `${key}: ${JSON.stringify(ms)}`).toBe(bitmaskPaddingForm(ms));
+    }
     const ordered = ['bitmask', 'horn', 'horn-global', 'histopyramid'];
     for (const key of classes) {
       expect(ordered, `keep[${key}]`).toContain(profile.compact.keep[key]);
@@ -259,6 +273,47 @@ describe('engine.tune()', () => {
     await expect(engine.tune({ densities: [2] })).rejects.toThrow(/densities must be/);
     expect(() => engine.compact(stream, { keep: 'nonzero', algorithm: 'jumping-jack', order: 'keep' })).toThrow(/does not keep the input's order, but options.order is 'keep'/);
     engine.dispose();
+  });
+
+  it("a profile's padding form for the bitmask per size class: where it says 'own-pass', one pass more (compact, unique), exact either way; a bad one is refused", async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const base: TuningProfile = {
+      format: 'glcompact-profile', version: ENGINE_VERSION, renderer: engine.caps.renderer, measured: '2026-12-07T00:00:00Z',
+      compact: { keep: {}, any: {} }, scan: {}, timings: {}, work: {},
+    };
+    const data = Uint32Array.from({ length: 3000 }, (_, i) => ((i * 2654435761) >>> 0) % 7);
+    const kept = Array.from(data).filter((v) => v > 5);
+    const runs = Array.from(data).filter((v, i) => i === 0 || v !== data[i - 1]);
+    const stream = engine.stream(data);
+    const key = String(Math.round(Math.log2(stream.layout.capacity))); // tuning.ts#sizeClass
+    const passes: Record<string, [number, number]> = {};
+    for (const form of [undefined, 'output-pass', 'own-pass'] as const) {
+      // A class two above the stream's: the nearest class's form is taken.
+      engine.useProfile(form === undefined ? null : { ...base, bitmaskPadding: { [String(Number(key) + 2)]: form } });
+      const compacted = engine.compact(stream, { keep: { greaterThan: 5 }, algorithm: 'bitmask' });
+      const distinct = engine.unique(stream);
+      passes[form ?? 'built-in'] = [compacted.stats.passes, distinct.stats.passes];
+      expect(Array.from(await compacted.read()), `${form}: compact`).toEqual(kept);
+      expect(Array.from(await distinct.read()), `${form}: unique`).toEqual(runs);
+      compacted.dispose();
+      distinct.dispose();
+    }
+    expect(passes['output-pass']).toEqual(passes['built-in']);
+    expect(passes['own-pass']).toEqual(passes['built-in']!.map((n) => n + 1));
+    expect(engine.profile!.bitmaskPadding).toEqual({ [String(Number(key) + 2)]: 'own-pass' });
+    expect(() => engine.useProfile({ ...base, bitmaskPadding: { [key]: 'clear' as never } })).toThrow(/bitmaskPadding\["\d+"\] = "clear" is not where the bitmask can write its padding/);
+    expect(() => engine.useProfile({ ...base, bitmaskPadding: 'own-pass' as never })).toThrow(/bitmaskPadding must be an object/);
+    // A refused profile leaves the one in use.
+    expect(engine.profile!.bitmaskPadding).toEqual({ [String(Number(key) + 2)]: 'own-pass' });
+    stream.dispose();
+    engine.dispose();
+  });
+
+  it('bitmaskPaddingForm keeps the padding in the output pass unless its own pass read faster by more than the margin', () => {
+    expect(bitmaskPaddingForm({ outputPass: 2.9, ownPass: 1.9 }, 1.1)).toBe('own-pass');
+    expect(bitmaskPaddingForm({ outputPass: 1.05, ownPass: 1 }, 1.1)).toBe('output-pass');
+    expect(bitmaskPaddingForm({ outputPass: 1, ownPass: 1.5 }, 1.1)).toBe('output-pass');
   });
 
   it("auto's switch at a known density takes 1.15 however the profile was timed, 1.05 where calls block (their second opinions span tasks)", async () => {

@@ -297,7 +297,7 @@ async function run(): Promise<void> {
     stretches = monitor.stop();
   }
   state.tune = { wallMs, idleLongestGapMs, idleGapsOver: idleStretches.gapsOver, idleBaselineMs, ...stretches, profile, switchMargin: densitySwitchMargin(profile.sampling) };
-  log.textContent += `tune ${wallMs.toFixed(0)} ms, longest gap ${state.tune.longestGapMs.toFixed(1)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)}\n`;
+  log.textContent += `tune ${wallMs.toFixed(0)} ms, longest gap ${state.tune.longestGapMs.toFixed(1)} ms: keep ${JSON.stringify(profile.compact.keep)} any ${JSON.stringify(profile.compact.any)} bitmask padding ${JSON.stringify(profile.bitmaskPadding ?? {})}\n`;
   if (tuneOnly) {
     status('done (?tuneOnly=1: no sweep)', 1);
     state.done = true;

@@ -17,7 +17,11 @@
 // (bench/lanes-probe.ts; docs/performance.md, issue 23): 5.16-5.22 ms with the search per element,
 // 4.44-4.51 with the select, 3.72-3.76 with row-aligned helper textures (layout.ts#groupsLayout),
 // 3.55 with the values selected, 3.25 with the padding in the output pass (a pass of its own, after
-// the values: 3.57). Passes: 12 at 2^22 and 2^24 (with one attachment 10 and 12), 6 at 2^16 (small
+// the values: 3.57). On CPU renderers it is the other way round where few elements are kept: the
+// output pass's padding fragments cost there almost what its kept ones do, and at 5 % kept a pass
+// of its own made the bitmask 1.5-1.7x faster at 2^18 on llvmpipe and SwiftShader (no slower at
+// 50-95 %), so engine.tune() chooses per size class (TuningProfile.bitmaskPadding,
+// tuning.ts#bitmaskPaddingForm). Passes: 12 at 2^22 and 2^24 (with one attachment 10 and 12), 6 at 2^16 (small
 // streams skip the packing and the select or directory, below).
 import bitmaskGather from '../../glsl/bitmask-gather.frag';
 import bitmaskDirectory from '../../glsl/bitmask-directory.frag';
@@ -42,8 +46,9 @@ import type { CompactionDriver } from './plan.js';
  * egl-after-16, egl-gallop-16). select: the select pass where 4+ attachments allow it (step 3 above),
  * writing at most selectAttachments layers; selectValues: it writes one-component values (and the
  * output pass copies them) rather than positions; paddingInOutput: the output pass writes the padding
- * rather than a pass of its own (zero-padding.ts). The three are off only to compare (bench/lanes-probe.ts)
- * and in the tests that keep each form exact.
+ * rather than a pass of its own (zero-padding.ts): the built-in default, which a tuned profile's
+ * choice per size class overrides (CompactionPlan.paddingInOutput). The three are off only to compare
+ * (bench/lanes-probe.ts) and in the tests that keep each form exact.
  */
 export const BITMASK_SHAPE = { directoryShift: 5, directWordsUpTo: 2 ** 13, select: true, selectAttachments: 8, selectValues: true, paddingInOutput: true };
 
@@ -81,8 +86,9 @@ export const bitmaskCompaction: CompactionDriver = (gpu, stream, plan) => {
     const wordUniforms = { u_words: wordTarget.texture, u_wordCounts: prefix.texture, u_wordCount: words.length, u_wordsWidthLog2: words.widthLog2 };
     const output = scope.target(layout.width, layout.height, plan.outputIndices ? COUNT_FORMAT : stream.format);
     // Padding past the count must read 0: written by the output pass over every row, or first by
-    // its own pass, then the kept elements where they land.
-    const paddingInOutput = BITMASK_SHAPE.paddingInOutput;
+    // its own pass, then the kept elements where they land (which is faster depends on the renderer:
+    // TuningProfile.bitmaskPadding).
+    const paddingInOutput = plan.paddingInOutput ?? BITMASK_SHAPE.paddingInOutput;
     if (!paddingInOutput) zeroPadding(gpu, output, count);
     const select = !direct && BITMASK_SHAPE.select && gpu.drawBuffers >= 4;
     // One-component values are fetched by the select pass itself (bitmask-select.frag), and indices

@@ -20,6 +20,12 @@ export interface CompactionPlan {
   jumpingJackKept: { from: number; to: number };
   /** engine.partition() ('horn-global' only): the rejected elements follow the kept ones, in input order. */
   partition?: boolean;
+  /**
+   * 'bitmask' only: whether its output pass writes the padding (true) or a pass of its own does
+   * (false); undefined: BITMASK_SHAPE.paddingInOutput. A tuned profile sets it per size class
+   * (TuningProfile.bitmaskPadding).
+   */
+  paddingInOutput?: boolean;
 }
 
 export interface CompactionOutput {
