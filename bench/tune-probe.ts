@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/index.js';
 import { createHeadlessContext, headlessRenderer } from '../src/node.js';
-import { DROP_AFTER_FIRST_THROUGH_FINISH, optionsForPath, sizeClass, TUNE_DEFAULT_SIZES, TUNE_SAMPLING } from '../src/tuning.js';
+import { DROP_AFTER_FIRST_THROUGH_FINISH, optionsForPath, sizeClass, TUNE_DEFAULT_SIZES, TUNE_SAMPLING, type BitmaskPadding } from '../src/tuning.js';
 import type { CompactOptions, ScanAlgorithm } from '../src/index.js';
 import { applySecondOpinionFlags, secondOpinionOptions } from './lib/second-opinion-flags.js';
 import { sourceOfBuild } from './probe-timing.js';
@@ -118,9 +118,18 @@ const callsMade = (b: { calls: number; samples?: number; secondOpinionCalls?: nu
   const longer = b.secondOpinionCalls ?? [];
   return 2 + b.calls * (samples - longer.length) + longer.reduce((sum, calls) => sum + calls, 0) + (samples > 1 ? 1 : 0) + (samples > repeats ? 1 : 0);
 };
+/**
+ * The calls of one of the bitmask's padding forms (profile.sampling.padding: timed before the class's
+ * paths, tuning.ts#bitmaskPaddingForm): first use, single call, `samples` of `calls`, none untimed.
+ */
+const paddingCallsMade = (b: { calls: number; samples?: number }) => 2 + b.calls * (b.samples ?? repeats);
+const middle = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 let gpuMs = 0;
 for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {
   for (const [path, b] of Object.entries(paths)) gpuMs += (profile.timings[point]?.[path] ?? b.oneCallMs) * callsMade(b);
+}
+for (const forms of Object.values(profile.sampling?.padding ?? {})) {
+  for (const b of Object.values(forms)) gpuMs += (b!.samplesMs?.length ? middle(b!.samplesMs) : b!.oneCallMs) * paddingCallsMade(b!);
 }
 const timedAs = profile.sampling?.timer === 'query' ? 'GPU time by timer query' : profile.sampling?.timer === 'finish' ? 'submit-to-done through glFinish, host time included: at most the GPU time' : profile.sampling?.blockingCalls ? 'time on the thread (blocking calls)' : 'submit-to-done less the fence floor: at most the GPU time';
 console.log(`tune(): ${wallMs.toFixed(0)} ms wall, longest stretch without yielding ${longestGap.toFixed(1)} ms; its calls ≈ ${gpuMs.toFixed(0)} ms (${timedAs}; median per call × calls made)`);
@@ -198,6 +207,20 @@ if (values['gpu-time']) {
     }
     stream.dispose();
   }
+  // The bitmask's padding forms, each replayed in its own form (a profile naming it for the class).
+  for (const [point, forms] of Object.entries(profile.sampling?.padding ?? {})) {
+    const [key, density] = point.split('/');
+    const n = sizeOf.get(key!)!;
+    const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000);
+    const stream = engine.stream(data);
+    for (const [form, b] of Object.entries(forms)) {
+      engine.useProfile({ ...profile, bitmaskPadding: { [key!]: form as BitmaskPadding } });
+      const m = measure(() => engine.compact(stream, { keep: { lessEqual: Math.round(Number(density) * 1_000_000) - 1 }, algorithm: 'bitmask' }).dispose(), 16);
+      gpuTimeRows.push({ point: `${point} padding`, path: form, callsMade: paddingCallsMade(b!), ...m });
+    }
+    stream.dispose();
+  }
+  engine.useProfile(profile);
   // The tune's own questions before sampling (no timer query): the fence floor (a scan of one element,
   // 4 calls) and whether calls block (5 reduce-then-scans of up to 2^16 elements and of a sixteenth).
   if (profile.sampling?.timer === 'fence') {
