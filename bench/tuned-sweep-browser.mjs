@@ -126,7 +126,7 @@ try {
     if (values.pin) pinBrowser(values.browser); // threads made since the last poll
     const s = await page.evaluate((from) => {
       const st = window.tunedSweep;
-      return st && { done: st.done, error: st.error, status: st.status, tune: st.tune && { wallMs: st.tune.wallMs, longestGapMs: st.tune.longestGapMs, profile: { compact: st.tune.profile.compact } }, rows: st.rows.slice(from) };
+      return st && { done: st.done, error: st.error, status: st.status, tune: st.tune && { wallMs: st.tune.wallMs, longestGapMs: st.tune.longestGapMs, profile: { compact: st.tune.profile.compact, bitmaskPadding: st.tune.profile.bitmaskPadding } }, rows: st.rows.slice(from) };
     }, printed);
     if (!s) continue;
     if (s.tune && !tunePrinted) {
