@@ -28,7 +28,7 @@ export type { ConcatMode } from './compact/concatenate.js';
 export type { KeepOption, KeepTexture, KeepUniforms } from './compact/keep-function.js';
 export type { ScanAlgorithm } from './scan/algorithms.js';
 export { PROGRAM_CACHE_SIZE } from './resources.js';
-export type { PathWork, TuneBatch, TuneOptions, TuneProgress, TuneSampling, TuningProfile } from './tuning.js';
+export type { BitmaskPadding, PathWork, TuneBatch, TuneOptions, TuneProgress, TuneSampling, TuningProfile } from './tuning.js';
 export { serveTuning } from './tune-worker.js';
 export type { TuningScope } from './tune-worker.js';
 export type { TuneWorker } from './tune-in-worker.js';
