@@ -310,6 +310,41 @@ describe('engine.tune()', () => {
     engine.dispose();
   });
 
+  it("while tune() samples the bitmask's padding forms, an app's bitmask calls keep the form in use (here the built-in one)", async () => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    const data = Uint32Array.from({ length: 4096 }, (_, i) => i % 20);
+    const kept = Array.from(data).filter((v) => v === 0);
+    const stream = engine.stream(data);
+    const before = engine.compact(stream, { keep: { lessEqual: 0 }, algorithm: 'bitmask' });
+    const builtIn = before.stats.passes;
+    before.dispose();
+    let settled = false;
+    const tuning = engine.tune({ sizes: [4096], densities: [0.05], repeats: 3 }).finally(() => {
+      settled = true;
+    });
+    // One app call between each two of the tune's tasks (it yields by setTimeout 0, as a frame would come).
+    const passes = new Set<number>();
+    let calls = 0;
+    while (!settled) {
+      const result = engine.compact(stream, { keep: { lessEqual: 0 }, algorithm: 'bitmask' });
+      passes.add(result.stats.passes);
+      if (calls++ % 8 === 0) expect(Array.from(await result.read())).toEqual(kept);
+      result.dispose();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    const profile = await tuning;
+    expect(calls, 'app calls made while the tune ran').toBeGreaterThan(10);
+    expect([...passes]).toEqual([builtIn]);
+    // Once the tune is done its choice applies to the app's calls too.
+    const after = engine.compact(stream, { keep: { lessEqual: 0 }, algorithm: 'bitmask' });
+    const key = String(Math.round(Math.log2(stream.layout.capacity)));
+    expect(after.stats.passes).toBe(builtIn + (profile.bitmaskPadding![key] === 'own-pass' ? 1 : 0));
+    after.dispose();
+    stream.dispose();
+    engine.dispose();
+  });
+
   it('bitmaskPaddingForm keeps the padding in the output pass unless its own pass read faster by more than the margin', () => {
     expect(bitmaskPaddingForm({ outputPass: 2.9, ownPass: 1.9 }, 1.1)).toBe('own-pass');
     expect(bitmaskPaddingForm({ outputPass: 1.05, ownPass: 1 }, 1.1)).toBe('output-pass');
