@@ -817,7 +817,7 @@ export class Engine {
    * the clock, by fence (tuning.ts#QUERY_SCAN_SAMPLE_MS), and a scan's second opinion is asked also where the
    * default was kept though another scan read faster (tuning.ts#scanSecondOpinion). Per size it also
    * times where the bitmask writes its output's padding (by its output pass, or by a pass of its own:
-   * on CPU renderers 1.2-2x faster at 5 % kept), at the lowest density, and every bitmask call on a
+   * on CPU renderers 1.2-2.3x faster at 5 % kept from 2^16), at the lowest density, and every bitmask call on a
    * stream of that size then takes the faster (TuningProfile.bitmaskPadding). Before (or without) tuning they
    * take the built-in defaults. It waits for the GPU
    * only through fences polled between tasks (timer queries where the context has them), one sample
