@@ -193,32 +193,37 @@ if (values['gpu-time']) {
     sizeOf.set(String(sizeClass(probe.layout.capacity)), n);
     probe.dispose();
   }
-  for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {
+  /** Runs `body` with a stream of `point`'s size class (tune()'s kind of data) and the point's density (or 'scan'). */
+  const atPoint = (point: string, body: (stream: ReturnType<typeof engine.stream>, density: string, key: string) => void) => {
     const [key, density] = point.split('/');
     const n = sizeOf.get(key!)!;
-    const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000);
-    const stream = engine.stream(data);
-    for (const [path, b] of Object.entries(paths)) {
-      const call = density === 'scan'
-        ? () => engine.scan(stream, { algorithm: path as ScanAlgorithm }).dispose()
-        : () => engine.compact(stream, { keep: { lessEqual: Math.round(Number(density) * 1_000_000) - 1 }, ...optionsForPath(path as never) } as CompactOptions).dispose();
-      const m = measure(call, 16);
-      gpuTimeRows.push({ point, path, callsMade: callsMade(b), ...m });
+    const stream = engine.stream(Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000));
+    try {
+      body(stream, density!, key!);
+    } finally {
+      stream.dispose();
     }
-    stream.dispose();
+  };
+  const lessEqual = (density: string) => Math.round(Number(density) * 1_000_000) - 1;
+  for (const [point, paths] of Object.entries(profile.sampling?.batches ?? {})) {
+    atPoint(point, (stream, density) => {
+      for (const [path, b] of Object.entries(paths)) {
+        const call = density === 'scan'
+          ? () => engine.scan(stream, { algorithm: path as ScanAlgorithm }).dispose()
+          : () => engine.compact(stream, { keep: { lessEqual: lessEqual(density) }, ...optionsForPath(path as never) } as CompactOptions).dispose();
+        gpuTimeRows.push({ point, path, callsMade: callsMade(b), ...measure(call, 16) });
+      }
+    });
   }
   // The bitmask's padding forms, each replayed in its own form (a profile naming it for the class).
   for (const [point, forms] of Object.entries(profile.sampling?.padding ?? {})) {
-    const [key, density] = point.split('/');
-    const n = sizeOf.get(key!)!;
-    const data = Uint32Array.from({ length: n }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 0) % 1_000_000);
-    const stream = engine.stream(data);
-    for (const [form, b] of Object.entries(forms)) {
-      engine.useProfile({ ...profile, bitmaskPadding: { [key!]: form as BitmaskPadding } });
-      const m = measure(() => engine.compact(stream, { keep: { lessEqual: Math.round(Number(density) * 1_000_000) - 1 }, algorithm: 'bitmask' }).dispose(), 16);
-      gpuTimeRows.push({ point: `${point} padding`, path: form, callsMade: paddingCallsMade(b!), ...m });
-    }
-    stream.dispose();
+    atPoint(point, (stream, density, key) => {
+      for (const [form, b] of Object.entries(forms)) {
+        engine.useProfile({ ...profile, bitmaskPadding: { [key]: form as BitmaskPadding } });
+        const m = measure(() => engine.compact(stream, { keep: { lessEqual: lessEqual(density) }, algorithm: 'bitmask' }).dispose(), 16);
+        gpuTimeRows.push({ point: `${point} padding`, path: form, callsMade: paddingCallsMade(b!), ...m });
+      }
+    });
   }
   engine.useProfile(profile);
   // The tune's own questions before sampling (no timer query): the fence floor (a scan of one element,

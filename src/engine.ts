@@ -290,7 +290,7 @@ export class Engine {
           from: Math.ceil(HYBRID_JUMPING_JACK_KEPT_FRACTIONS.from * blockSize),
           to: Math.floor(HYBRID_JUMPING_JACK_KEPT_FRACTIONS.to * blockSize),
         },
-        paddingInOutput: this.#paddingInOutput(stream),
+        paddingInOutput: plan.algorithm === 'bitmask' ? this.#paddingInOutput(stream) : undefined,
       }),
     ));
     const format = plan.outputIndices ? COUNT_FORMAT : viewOf(stream).format;
@@ -1474,24 +1474,19 @@ export class Engine {
    * (TuningProfile.bitmaskPadding), else undefined (the built-in default, BITMASK_SHAPE).
    */
   #paddingInOutput(stream: Stream): boolean | undefined {
-    const form = this.#tunePadding.get(stream) ?? (this.#profile?.bitmaskPadding && this.#tunedPadding(stream.layout.capacity));
+    const form = this.#tunePadding.get(stream) ?? (this.#profile && this.#tuned('padding', stream.layout.capacity));
     return form === undefined ? undefined : form === 'output-pass';
   }
 
-  #tunedPadding(capacity: number): BitmaskPadding | undefined {
-    const key = `padding:${capacity}`;
-    if (!this.#tunedFor.has(key)) this.#tunedFor.set(key, nearest(this.#profile!.bitmaskPadding!, capacity));
-    return this.#tunedFor.get(key) as BitmaskPadding | undefined;
-  }
-
-  /** The tuned path for a stream of `capacity` texels: the nearest measured size class of the table. */
+  /** The tuned path (or the bitmask's padding form) for a stream of `capacity` texels: the nearest measured size class of the table. */
   #tuned(table: 'keep' | 'any', capacity: number): CompactStats['algorithm'] | undefined;
   #tuned(table: 'scan', capacity: number): ScanAlgorithm | undefined;
-  #tuned(table: 'keep' | 'any' | 'scan', capacity: number): unknown {
+  #tuned(table: 'padding', capacity: number): BitmaskPadding | undefined;
+  #tuned(table: 'keep' | 'any' | 'scan' | 'padding', capacity: number): unknown {
     const key = `${table}:${capacity}`;
     if (!this.#tunedFor.has(key)) {
       const profile = this.#profile!;
-      this.#tunedFor.set(key, nearest(table === 'scan' ? profile.scan : profile.compact[table], capacity));
+      this.#tunedFor.set(key, nearest(table === 'scan' ? profile.scan : table === 'padding' ? profile.bitmaskPadding ?? {} : profile.compact[table], capacity));
     }
     return this.#tunedFor.get(key);
   }

@@ -71,8 +71,8 @@ export interface TuningProfile {
    * built-in default, 3.25 ms against 3.57 on the H200 at 2^24 and 50 % kept) or 'own-pass' (a pass of
    * its own writes the rows past the count, the output pass covers the kept rows only). On CPU
    * renderers the output pass's padding fragments cost almost what its kept ones do: at 2^18 and 5 %
-   * kept the bitmask took 1.9 ms a call with the padding's own pass against 2.9 on llvmpipe, 5.0
-   * against 8.6 on SwiftShader. tune() times both at each size class's lowest tuned density
+   * kept the bitmask took 1.9 ms a call with the padding's own pass against 3.1 on llvmpipe in Node
+   * (bench/padding-probe.ts), 5.0 against 8.6 on SwiftShader. tune() times both at each size class's lowest tuned density
    * (bitmaskPaddingForm); a stream takes the nearest class's. Absent (a profile from before it was
    * measured, or a hand-made one): the default at every size.
    */
