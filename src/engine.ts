@@ -1349,8 +1349,9 @@ export class Engine {
         await settleScan();
         // The second opinion as for the compactions, of the first opinion's batches (by timer query
         // too: queuedSecondOpinion), and by the clock also where the default was kept though another
-        // scan read faster (tuning.ts#scanSecondOpinion); only the default and that scan are lowered,
-        // so no third scan can become the choice after it.
+        // scan read faster, with every scan that read close to the choice (tuning.ts#scanSecondOpinion).
+        // Only asked scans are lowered, and every scan near the choice is asked, so none loses to the
+        // others' second chance alone; a scan not asked read slower than the choice and stays slower.
         const scanContested = scanSecondOpinion(defaultScanHere, scan.choice, profile.timings[scanPoint]!, scanCandidates, scanByWall(scanPoint));
         for (const algorithm of scanContested) {
           const s = samplersAt.get(scanPoint)!.get(algorithm)!;

@@ -359,13 +359,34 @@ export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choi
  * samples 3.35, 5.1 and 5.05 ms in one) where the sweep's batches read 1.19x and 1.39x, and the default
  * was kept (bench/results/issue-20/tuned-sweep-chromium-*-2026-11-29-twentyfifth-final.json,
  * -2026-12-07-worker-tune-twentysixth-all-clock.json); four tunes in five read 1.21-1.26x there.
+ *
+ * By the clock, where any scan is asked, so is every other scan whose first opinion reads within
+ * SCAN_CONTENDER_MARGIN of the choice's. A second opinion can only lower a time (secondOpinionTime), so
+ * a close scan left out of it loses to the lowered ones by that bias alone: Chromium + SwiftShader at
+ * 2^10, tuned in a worker, chose recursive doubling after its second opinion where Blelloch's one
+ * opinion had read 1.04x its first (0.85 against 0.82 ms), and the page's sweep read Blelloch 1.18x
+ * faster (bench/results/issue-20/tuned-sweep-chromium-*-2026-12-07-worker-tune-twentyninth-padding.json);
+ * so in two of sixteen worker tunes of 2^10 alone, at 1.20x and 1.23x (-thirtieth-scan10-before-w*.json).
  */
 export function scanSecondOpinion(defaultScan: string, choice: string, timings: Readonly<Record<string, number | undefined>>, scans: readonly string[], byClock: boolean): string[] {
   const asked = secondOpinion(defaultScan, [{ choice }]);
-  if (asked.length > 0 || !byClock) return asked;
-  const faster = closeRival(timings, defaultScan, scans, 1);
-  return faster === undefined ? [] : [defaultScan, faster];
+  if (!byClock) return asked;
+  if (asked.length === 0) {
+    const faster = closeRival(timings, defaultScan, scans, 1);
+    if (faster === undefined) return [];
+    asked.push(defaultScan, faster);
+  }
+  const chosenMs = timings[choice];
+  if (typeof chosenMs !== 'number') return asked;
+  const contenders = scans.filter((scan) => !asked.includes(scan) && typeof timings[scan] === 'number' && timings[scan]! <= chosenMs * SCAN_CONTENDER_MARGIN);
+  return [...asked, ...contenders];
 }
+
+/**
+ * How close (times the choice's first opinion) another scan's first opinion must read to be asked
+ * beside it by the clock (scanSecondOpinion): the target ratio, within which either could be the faster.
+ */
+export const SCAN_CONTENDER_MARGIN = 1.15;
 
 /**
  * The fastest of `paths` other than `chosen` where `chosen` reads more than `askAbove` times its time

@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, scanSecondOpinion, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
+import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, SCAN_CONTENDER_MARGIN, scanSecondOpinion, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -69,6 +69,21 @@ describe('scanSecondOpinion', () => {
     expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', keptClose, scans, false)).toEqual([]);
     // The fastest other among the scans with a timing.
     expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 3.97, 'recursive-doubling': 3.5 }, scans, true)).toEqual(['reduce-then-scan', 'recursive-doubling']);
+  });
+  it('by the clock, also every other scan within SCAN_CONTENDER_MARGIN of the choice, so none loses to the others\' second chance alone', () => {
+    // The twenty-ninth session's worker tune at 2^10: recursive doubling chosen over the default, Blelloch 1.04x behind it.
+    const workerTune = { 'reduce-then-scan': 1.1875, blelloch: 0.85, 'recursive-doubling': 0.819 };
+    expect(scanSecondOpinion('reduce-then-scan', 'recursive-doubling', workerTune, scans, true)).toEqual(['reduce-then-scan', 'recursive-doubling', 'blelloch']);
+    // Not through glFinish or by fence, as before.
+    expect(scanSecondOpinion('reduce-then-scan', 'recursive-doubling', workerTune, scans, false)).toEqual(['reduce-then-scan', 'recursive-doubling']);
+    // Not beyond the margin (0.95 is 1.16x 0.819); at it, yes.
+    expect(SCAN_CONTENDER_MARGIN).toBe(1.15);
+    expect(scanSecondOpinion('reduce-then-scan', 'recursive-doubling', { ...workerTune, blelloch: 0.95 }, scans, true)).toEqual(['reduce-then-scan', 'recursive-doubling']);
+    expect(scanSecondOpinion('reduce-then-scan', 'recursive-doubling', { ...workerTune, blelloch: 0.819 * 1.15 }, scans, true)).toEqual(['reduce-then-scan', 'recursive-doubling', 'blelloch']);
+    // The default kept though another read faster: a third within the margin of the default is asked too.
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 1, blelloch: 0.95, 'recursive-doubling': 1.1 }, scans, true)).toEqual(['reduce-then-scan', 'blelloch', 'recursive-doubling']);
+    // Where nothing is asked, no contender is either (no scan was lowered).
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 1, blelloch: 1.05, 'recursive-doubling': 1.1 }, scans, true)).toEqual([]);
   });
 });
 
