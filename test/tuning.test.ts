@@ -635,21 +635,38 @@ describe('engine.tune()', () => {
     const [key] = Object.keys(profile.scan);
     const point = `${key}/scan`;
     const batches = profile.sampling!.batches[point]!;
-    const record = JSON.stringify({ timings: profile.timings[point], asked: profile.sampling!.secondOpinions?.[point], batches });
-    // The first opinions (each scan's first three samples' median) and the choice they gave.
-    const first = Object.fromEntries(Object.entries(batches).map(([name, batch]) => [name, [...batch.samplesMs!.slice(0, 3)].sort((x, y) => x - y)[1]!]));
-    const firstChoice = Object.keys(first).reduce((a, b) => (first[b]! < first[a]! ? b : a));
-    expect(firstChoice, record).not.toBe(defaultScan(undefined));
+    const asked = profile.sampling!.secondOpinions?.[point];
+    const record = JSON.stringify({ timings: profile.timings[point], asked, batches });
+    // The second opinion: the default, then the scan its first opinions chose over it (one of the two).
+    expect(asked, record).toHaveLength(1);
+    const [builtIn, firstChoice, ...contenders] = asked![0]!;
+    expect(builtIn, record).toBe(defaultScan(undefined));
+    expect(['blelloch', 'recursive-doubling'], record).toContain(firstChoice);
     const other = firstChoice === 'blelloch' ? 'recursive-doubling' : 'blelloch';
+    // Each asked scan has its first opinion's samples and a second opinion's.
+    for (const scan of asked![0]!) expect(batches[scan]!.samples, `${scan}: ${record}`).toBe(sampledTwice(profile));
     const byClock = engine.caps.timerQuery && engine.caps.asyncReadback; // engine.ts#scanByWall
-    const contender = byClock && first[other]! <= first[firstChoice]! * SCAN_CONTENDER_MARGIN;
-    expect(profile.sampling!.secondOpinions![point], record).toEqual([[defaultScan(undefined), firstChoice, ...(contender ? [other] : [])]]);
-    // Each asked scan has its first opinion's samples and a second opinion's; one not asked, its first alone.
-    expect(batches[firstChoice]!.samples, record).toBe(sampledTwice(profile));
-    expect(batches[other]!.samples, record).toBe(contender ? sampledTwice(profile) : 3);
-    // The choice is the faster of the two as lowered: the contender could take it.
-    const lowered = profile.timings[point]!;
-    expect(profile.scan[key!], record).toBe(lowered[other]! < lowered[firstChoice]! ? other : firstChoice);
+    if (!byClock) {
+      expect(contenders, record).toEqual([]);
+    } else {
+      // By the clock the other is asked exactly where its first opinion read within the margin of the
+      // choice's (the first opinion: the middle of its first samples, as engine.ts takes it; the
+      // record's are rounded to a microsecond, hence the 1 % either way).
+      const firstOpinion = (scan: string) => {
+        const samples = batches[scan]!.samplesMs!.slice(0, Math.min(3, batches[scan]!.samplesMs!.length));
+        return [...samples].sort((x, y) => x - y)[Math.floor(samples.length / 2)]!;
+      };
+      const ratio = firstOpinion(other) / firstOpinion(firstChoice);
+      if (contenders.length > 0) {
+        expect(contenders, record).toEqual([other]);
+        expect(ratio, record).toBeLessThanOrEqual(SCAN_CONTENDER_MARGIN * 1.01);
+      } else {
+        expect(ratio, record).toBeGreaterThanOrEqual(SCAN_CONTENDER_MARGIN * 0.99);
+      }
+      // The choice is the faster of the two as lowered: a contender could take it.
+      const lowered = profile.timings[point]!;
+      expect(profile.scan[key!], record).toBe(lowered[other]! < lowered[firstChoice]! ? other : firstChoice);
+    }
     ballast.dispose();
     engine.dispose();
   });
