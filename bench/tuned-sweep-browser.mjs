@@ -22,7 +22,7 @@ import { tuneAwake } from './lib/gecko-profile.mjs';
 
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
          [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
-         [--tune-sizes 10,12,14,16,18] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps] [--pin] [--chrome-trace]
+         [--tune-sizes 10,12,14,16,18] [--tune-repeats N] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps] [--pin] [--chrome-trace]
          [--tune-in page|worker] [--ticks message] [--idle-baseline-ms N] [--no-timer-query] [--gecko-profile]
 Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
 --batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run);
@@ -43,7 +43,7 @@ writes <out>/tune-main-thread-firefox-<renderer>-<date>[-worker-tune][-tag].json
 const { values } = parseArgs({ options: {
   help: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, browser: { type: 'string', default: 'chromium' },
   out: { type: 'string' }, sizes: { type: 'string' }, densities: { type: 'string' },
-  'tune-sizes': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' }, 'trace-gaps': { type: 'boolean', default: false },
+  'tune-sizes': { type: 'string' }, 'tune-repeats': { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' }, tag: { type: 'string' }, 'trace-gaps': { type: 'boolean', default: false },
   pin: { type: 'boolean', default: false }, 'chrome-trace': { type: 'boolean', default: false }, 'tune-in': { type: 'string', default: 'page' },
   ticks: { type: 'string' }, 'idle-baseline-ms': { type: 'string' }, 'no-timer-query': { type: 'boolean', default: false },
   'gecko-profile': { type: 'boolean', default: false },
@@ -86,6 +86,7 @@ const query = new URLSearchParams({
   tuneSizes: values['tune-sizes'] ?? (q ? '10,14' : '10,12,14,16,18'),
   rounds: values.rounds ?? (q ? '2' : '3'),
   ...(values.batch ? { batch: values.batch } : {}),
+  ...(values['tune-repeats'] ? { tuneRepeats: values['tune-repeats'] } : {}),
   ...(values['trace-gaps'] ? { traceGaps: '1' } : {}),
   ...(values['tune-in'] === 'worker' ? { tuneIn: 'worker' } : {}),
   ...(values.ticks ? { ticks: values.ticks } : {}),

@@ -9,7 +9,7 @@
 // Results: window.tunedSweep (polled by bench/tuned-sweep-browser.mjs, which builds and opens this page).
 //
 // URL: ?sizes=10,12,14,16,18 (log2), ?densities=0.05,0.25,0.5,0.75,0.95 (kept fractions),
-//      ?tuneSizes=10,12,14,16,18 (log2), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above),
+//      ?tuneSizes=10,12,14,16,18 (log2), ?tuneRepeats=N (tune()'s samples per path; its default 3), ?rounds=3, ?batch=N (calls per sample; default 16 up to 2^14, 8 above),
 //      ?traceGaps=1 (time every WebGL method during tune(): the longest stretches, and where they went),
 //      ?ticks=message (the stretch monitor ticks at every task boundary, not by a clamped 1 ms timer),
 //      ?idleBaselineMs=N (the idle baseline's length, default 500: as long as the tune for a fair floor),
@@ -61,7 +61,7 @@ interface SweepState {
   renderer: { caps: string; masked: string; unmasked: string | null; vendor: string | null };
   timerQuery?: boolean;
   parallelShaderCompile?: boolean;
-  config: { sizes: number[]; densities: number[]; tuneSizes: number[]; rounds: number; batch: number | null; seed: number; tuneIn: 'page' | 'worker'; timerQueryOff: boolean };
+  config: { sizes: number[]; densities: number[]; tuneSizes: number[]; rounds: number; batch: number | null; seed: number; tuneIn: 'page' | 'worker'; timerQueryOff: boolean; tuneRepeats: number | null };
   tune?: {
     wallMs: number;
     /** Longest gap between two ticks during tune(): of a 1 ms setInterval (its clamp included: see idleLongestGapMs), or with ?ticks=message of a message posted to itself. */
@@ -99,6 +99,9 @@ const sizes = list('sizes', '10,12,14,16,18');
 const densities = list('densities', '0.05,0.25,0.5,0.75,0.95');
 const tuneSizes = list('tuneSizes', '10,12,14,16,18');
 const rounds = Number(params.get('rounds') ?? 3);
+// ?tuneRepeats=N: engine.tune({ repeats: N }) (its default, 3, where absent).
+const tuneRepeats = params.get('tuneRepeats') === null ? undefined : Number(params.get('tuneRepeats'));
+if (tuneRepeats !== undefined && !(Number.isInteger(tuneRepeats) && tuneRepeats > 0)) throw new Error(`?tuneRepeats must be a positive integer; got ${params.get('tuneRepeats')}`);
 const batchParam = params.get('batch') === null ? null : Number(params.get('batch'));
 const seed = Number(params.get('seed') ?? 20);
 /** ?ticks=message: the stretch monitor ticks by a message posted to itself (every task boundary) instead of a 1 ms timer (4 ms clamps). */
@@ -139,7 +142,7 @@ const state: SweepState = {
     unmasked: gl && info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : null,
     vendor: gl && info ? String(gl.getParameter(info.UNMASKED_VENDOR_WEBGL)) : null,
   },
-  config: { sizes, densities, tuneSizes, rounds, batch: batchParam, seed, tuneIn, timerQueryOff },
+  config: { sizes, densities, tuneSizes, rounds, batch: batchParam, seed, tuneIn, timerQueryOff, tuneRepeats: tuneRepeats ?? null },
   rows: [],
 };
 window.tunedSweep = state;
@@ -287,7 +290,7 @@ async function run(): Promise<void> {
   let wallMs: number;
   let stretches: ReturnType<ReturnType<typeof stretchMonitor>['stop']>;
   try {
-    profile = await engine.tune({ sizes: tuneSizes.map((s) => 2 ** s), worker });
+    profile = await engine.tune({ sizes: tuneSizes.map((s) => 2 ** s), worker, ...(tuneRepeats === undefined ? {} : { repeats: tuneRepeats }) });
     wallMs = performance.now() - tuneStart;
     performance.mark('tune-end');
     await sleep(0); // let the last long task be reported
