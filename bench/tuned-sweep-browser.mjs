@@ -56,6 +56,10 @@ if (values['idle-baseline-ms'] !== undefined && !(Number.isInteger(Number(values
   console.error(`--idle-baseline-ms must be a positive integer; got '${values['idle-baseline-ms']}'`);
   process.exit(2);
 }
+if (values['tune-repeats'] !== undefined && !(Number.isInteger(Number(values['tune-repeats'])) && Number(values['tune-repeats']) > 0)) {
+  console.error(`--tune-repeats must be a positive integer (tune()'s samples per path); got '${values['tune-repeats']}'`);
+  process.exit(2);
+}
 if (values['trace-gaps'] && values['tune-in'] === 'worker') {
   console.error('--trace-gaps times the page\'s context, which a tune in a worker does not use: use --chrome-trace (chromium) or --ticks message');
   process.exit(2);

@@ -815,7 +815,8 @@ export class Engine {
    * where calls block, four tasks a sample (tuning.ts#BLOCKING_SECOND_OPINION_TASKS). By timer query a scan's
    * samples, first and second opinions alike, are calls back to back for up to 16 ms (at most 16) timed by
    * the clock, by fence (tuning.ts#QUERY_SCAN_SAMPLE_MS), and a scan's second opinion is asked also where the
-   * default was kept though another scan read faster (tuning.ts#scanSecondOpinion). Per size it also
+   * default was kept though another scan read faster, and then of every scan whose first opinion read within
+   * 1.15x of the choice's (tuning.ts#scanSecondOpinion). Per size it also
    * times where the bitmask writes its output's padding (by its output pass, or by a pass of its own:
    * on CPU renderers 1.2-2.3x faster at 5 % kept from 2^16), at the lowest density, and every bitmask call on a
    * stream of that size then takes the faster (TuningProfile.bitmaskPadding). Before (or without) tuning they

@@ -111,7 +111,7 @@ export interface TuneSampling {
   /**
    * Per size class (compactions), size class / scan, or size class / density: the paths sampled a
    * second time (`secondOpinion`; at a scan point `scanSecondOpinion`, by the clock also the default kept
-   * beside a scan that read faster; at a density, `densitySwitches`: of the class's choice and the path a
+   * beside a scan that read faster, and any scan read within SCAN_CONTENDER_MARGIN of the choice; at a density, `densitySwitches`: of the class's choice and the path a
    * call there would switch to, those not sampled twice already for the class), round by round. A
    * round's lowered times can make another path the choice, which is then asked in the next round; a
    * path asked in an earlier round can lose the class in a later one.
