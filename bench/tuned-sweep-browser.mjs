@@ -23,7 +23,7 @@ import { tuneAwake } from './lib/gecko-profile.mjs';
 const USAGE = `Usage: bash scripts/with-display.sh node bench/tuned-sweep-browser.mjs --browser chromium|firefox|webkit
          [--out bench/results/issue-20] [--sizes 10,12,14,16,18] [--densities 0.05,0.25,0.5,0.75,0.95]
          [--tune-sizes 10,12,14,16,18] [--tune-repeats N] [--rounds 3] [--batch N] [--tag T] [--quick] [--trace-gaps] [--pin] [--chrome-trace]
-         [--tune-in page|worker] [--ticks message] [--idle-baseline-ms N] [--no-timer-query] [--gecko-profile]
+         [--tune-in page|worker] [--ticks message|none] [--idle-baseline-ms N] [--no-timer-query] [--gecko-profile]
 Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14, 2 rounds (output bench/results/*-quick.json, git-ignored).
 --batch N: calls per sample (default 16 up to 2^14 elements, 8 above); --tag T: appended to the file name (a repeat run);
 --trace-gaps: time every WebGL method during tune() and keep the longest stretches with where they went (slows the tune).
@@ -31,7 +31,8 @@ Sizes are log2. --quick: sizes 10,14, densities 0.05,0.5,0.95, tune sizes 10,14,
 bench/lib/pin-cores.mjs says why), so its stretches hold no time spent waiting for a core the renderer draws on.
 --tune-in worker: engine.tune({ worker }), the samples in a Web Worker of the page on its own OffscreenCanvas context
 (the longest stretch is then the page's thread's while the worker tunes); the file name gets -worker-tune.
---ticks message: the page's stretch monitor ticks at every task boundary (a message to itself) instead of a 1 ms timer.
+--ticks message: the page's stretch monitor ticks at every task boundary (a message to itself) instead of a 1 ms timer;
+--ticks none: no ticks during the tune (its longest stretch is not measured), to see what the monitor's wake-ups cost the tune's readings.
 --idle-baseline-ms N: the monitor's idle baseline before the tune runs N ms (default 500); gaps over 4/8/16 ms are counted in both.
 --no-timer-query: the page's context hides EXT_disjoint_timer_query_webgl2, so tune() times by fence (the file name gets -no-timer-query).
 --chrome-trace (chromium): Chromium's own trace of the tune: each long task of the page's main thread with its
@@ -48,8 +49,8 @@ const { values } = parseArgs({ options: {
   ticks: { type: 'string' }, 'idle-baseline-ms': { type: 'string' }, 'no-timer-query': { type: 'boolean', default: false },
   'gecko-profile': { type: 'boolean', default: false },
 } });
-if (values.ticks !== undefined && values.ticks !== 'message') {
-  console.error(`--ticks must be message (the default is a 1 ms timer); got '${values.ticks}'`);
+if (values.ticks !== undefined && values.ticks !== 'message' && values.ticks !== 'none') {
+  console.error(`--ticks must be message or none (the default is a 1 ms timer); got '${values.ticks}'`);
   process.exit(2);
 }
 if (values['idle-baseline-ms'] !== undefined && !(Number.isInteger(Number(values['idle-baseline-ms'])) && Number(values['idle-baseline-ms']) > 0)) {
@@ -82,6 +83,8 @@ if (values['gecko-profile'] && values.browser !== 'firefox') {
 }
 exitOnHelpOrUnknownBrowser(values, USAGE);
 const q = values.quick;
+/** A longest stretch as printed: with --ticks none the monitor did not tick, and it is not measured (NaN, null in JSON). */
+const gapText = (ms, digits) => (typeof ms === 'number' && Number.isFinite(ms) ? `${ms.toFixed(digits)} ms` : 'not measured (--ticks none)');
 // Quick runs go where bench/results/*-quick* is git-ignored.
 const out = values.out ?? (q ? 'bench/results' : 'bench/results/issue-20');
 const query = new URLSearchParams({
@@ -136,7 +139,7 @@ try {
     if (!s) continue;
     if (s.tune && !tunePrinted) {
       tunePrinted = true;
-      console.error(`tune(): ${(s.tune.wallMs / 1000).toFixed(1)} s, longest gap ${s.tune.longestGapMs.toFixed(0)} ms; keep ${JSON.stringify(s.tune.profile.compact.keep)} any ${JSON.stringify(s.tune.profile.compact.any)} bitmask padding ${JSON.stringify(s.tune.profile.bitmaskPadding ?? {})}`);
+      console.error(`tune(): ${(s.tune.wallMs / 1000).toFixed(1)} s, longest gap ${gapText(s.tune.longestGapMs, 0)}; keep ${JSON.stringify(s.tune.profile.compact.keep)} any ${JSON.stringify(s.tune.profile.compact.any)} bitmask padding ${JSON.stringify(s.tune.profile.bitmaskPadding ?? {})}`);
       if (values['chrome-trace']) {
         const raw = await browser.stopTracing();
         const rawFile = join(tmpdir(), `glcompact-chrome-trace-${process.pid}.json`);
@@ -195,7 +198,7 @@ await mkdir(out, { recursive: true });
 const file = await writeNewFile(join(out, `tuned-sweep-${values.browser}-${rendererSlug(renderer)}-${date}${q ? '-quick' : ''}${values['tune-in'] === 'worker' ? '-worker-tune' : ''}${values['no-timer-query'] ? '-no-timer-query' : ''}${values.tag ? `-${values.tag}` : ''}.json`), `${JSON.stringify(document, null, 1)}\n`);
 
 console.log(`${values.browser} ${browser.version}; renderer: ${renderer}${results.renderer.masked !== renderer ? ` (masked: ${results.renderer.masked})` : ''}`);
-console.log(`tune() (${results.config.tuneIn === 'worker' ? 'in a worker' : 'on the page'}): ${tune.wallMs.toFixed(0)} ms wall, longest stretch without yielding ${tune.longestGapMs.toFixed(1)} ms (idle floor ${tune.idleLongestGapMs.toFixed(1)} ms over ${tune.idleBaselineMs} ms), gaps over 4/8/16 ms ${Object.values(tune.gapsOver).join('/')} (idle ${Object.values(tune.idleGapsOver).join('/')})${tune.longTasks.supported ? `, long tasks ${tune.longTasks.count} (max ${tune.longTasks.maxMs.toFixed(0)} ms)` : ''}`);
+console.log(`tune() (${results.config.tuneIn === 'worker' ? 'in a worker' : 'on the page'}): ${tune.wallMs.toFixed(0)} ms wall, longest stretch without yielding ${gapText(tune.longestGapMs, 1)} (idle floor ${tune.idleLongestGapMs.toFixed(1)} ms over ${tune.idleBaselineMs} ms), gaps over 4/8/16 ms ${Object.values(tune.gapsOver).join('/')} (idle ${Object.values(tune.idleGapsOver).join('/')})${tune.longTasks.supported ? `, long tasks ${tune.longTasks.count} (max ${tune.longTasks.maxMs.toFixed(0)} ms)` : ''}`);
 console.log(`tuned: keep ${JSON.stringify(document.choices.keep)}, any ${JSON.stringify(document.choices.any)}, scan ${JSON.stringify(document.choices.scan)}, bitmask padding ${JSON.stringify(document.choices.bitmaskPadding)}`);
 console.log(`worst auto (keep) / fastest order-keeping: ×${worst.keep.ratio.toFixed(2)} at 2^${worst.keep.log2n}, ${worst.keep.density * 100} % kept; within 1.15 at ${document.worst.keepWithin115} of ${rows.length} points, ${document.worst.keepMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.keepNet.toFixed(2)})`);
 console.log(`worst auto (any) / fastest path:            ×${worst.any.ratio.toFixed(2)} at 2^${worst.any.log2n}, ${worst.any.density * 100} % kept; within 1.15 at ${document.worst.anyWithin115} of ${rows.length} points, ${document.worst.anyMissesOnTheSamePath} of the misses on the fastest path itself (net of the sync: worst ×${worst.anyNet.toFixed(2)})`);

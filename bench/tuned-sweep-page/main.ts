@@ -104,8 +104,13 @@ const tuneRepeats = params.get('tuneRepeats') === null ? undefined : Number(para
 if (tuneRepeats !== undefined && !(Number.isInteger(tuneRepeats) && tuneRepeats > 0)) throw new Error(`?tuneRepeats must be a positive integer; got ${params.get('tuneRepeats')}`);
 const batchParam = params.get('batch') === null ? null : Number(params.get('batch'));
 const seed = Number(params.get('seed') ?? 20);
-/** ?ticks=message: the stretch monitor ticks by a message posted to itself (every task boundary) instead of a 1 ms timer (4 ms clamps). */
+/**
+ * ?ticks=message: the stretch monitor ticks by a message posted to itself (every task boundary) instead of a 1 ms timer (4 ms clamps);
+ * ?ticks=none: no ticks during the tune (its longest gap not measured: NaN), to see what the monitor's own wake-ups cost the tune's readings.
+ */
 const messageTicks = params.get('ticks') === 'message';
+const noTicks = params.get('ticks') === 'none';
+if (params.get('ticks') !== null && !messageTicks && !noTicks) throw new Error(`?ticks must be message or none; got ${params.get('ticks')}`);
 /** ?tuneOnly=1: the tune alone, no sweep after it (a profiled run keeps only the tune in its buffer). */
 const tuneOnly = params.get('tuneOnly') === '1';
 /** ?idleBaselineMs=N: how long the idle baseline of the monitor runs before the tune (default 500 ms). */
@@ -214,7 +219,7 @@ function timeContextMethods(context: WebGL2RenderingContext) {
  * ticks come 4 ms apart at best in Chromium, more than the 2 ms asked of a task), so a gap is one
  * task of the page's; stretches over 2 ms are kept with the WebGL methods that took their time.
  */
-function stretchMonitor(trace?: ReturnType<typeof timeContextMethods>) {
+function stretchMonitor(trace?: ReturnType<typeof timeContextMethods>, ticking = true) {
   const begin = performance.now();
   let last = begin;
   let longest = 0;
@@ -233,7 +238,7 @@ function stretchMonitor(trace?: ReturnType<typeof timeContextMethods>) {
     }
     last = now;
   };
-  const channel = trace || messageTicks ? new MessageChannel() : undefined;
+  const channel = ticking && (trace || messageTicks) ? new MessageChannel() : undefined;
   if (channel) {
     channel.port1.onmessage = () => {
       tick();
@@ -241,7 +246,7 @@ function stretchMonitor(trace?: ReturnType<typeof timeContextMethods>) {
     };
     channel.port2.postMessage(0);
   }
-  const timer = channel ? undefined : setInterval(tick, 1);
+  const timer = channel || !ticking ? undefined : setInterval(tick, 1);
   const supported = typeof PerformanceObserver !== 'undefined' && (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
   const durations: number[] = [];
   const observer = supported ? new PerformanceObserver((entries) => entries.getEntries().forEach((e) => durations.push(e.duration))) : undefined;
@@ -251,7 +256,7 @@ function stretchMonitor(trace?: ReturnType<typeof timeContextMethods>) {
       running = false;
       channel?.port1.close();
       clearInterval(timer);
-      longest = Math.max(longest, performance.now() - last);
+      longest = ticking ? Math.max(longest, performance.now() - last) : NaN;
       observer?.takeRecords().forEach((e) => durations.push(e.duration));
       observer?.disconnect();
       return {
@@ -283,7 +288,7 @@ async function run(): Promise<void> {
   const idleLongestGapMs = idleStretches.longestGapMs;
   status(`engine.tune({ sizes: 2^${tuneSizes.join(', 2^')} })`, 0.01);
   const trace = params.get('traceGaps') === '1' ? timeContextMethods(gl) : undefined;
-  const monitor = stretchMonitor(trace);
+  const monitor = stretchMonitor(trace, !noTicks);
   performance.mark('tune-start'); // where a Chromium trace finds the tune (bench/tuned-sweep-browser.mjs --chrome-trace)
   const tuneStart = performance.now();
   let profile: Awaited<ReturnType<typeof engine.tune>>;
