@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, bitmaskPaddingForm, nearest, optionsForPath, parseProfile, pathsToResample, scanCandidates, scanSecondOpinion, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type BitmaskPadding, type TuneBatch, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, bitmaskPaddingForm, nearest, optionsForPath, parseProfile, pathsToResample, pooledSecondOpinionTime, scanCandidates, scanSecondOpinion, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type BitmaskPadding, type TuneBatch, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -1138,7 +1138,8 @@ export class Engine {
        * A second opinion (tuning.ts#secondOpinion): fresh samples after an untimed call
        * (tuning.ts#secondOpinionSamples), and from then on the lower of the first opinion's median
        * and what they read (what slows a sample only adds time), or by timer query at a compaction
-       * point what its queued calls read (tuning.ts#secondOpinionTime). Once:
+       * point what its queued calls read (tuning.ts#secondOpinionTime), or at a scan point by the
+       * clock the middle of all its samples (tuning.ts#pooledSecondOpinionTime). Once:
        * false where it had been taken already (no samples added).
        */
       const confirm = async (): Promise<boolean> => {
@@ -1155,7 +1156,8 @@ export class Engine {
         // By timer query the fresh samples are another measure only where they queued more calls than
         // the first opinion's batch (a fast GPU's small calls: batches of 4 and more already).
         const queuedMore = queuedSecondOpinion(point) && (secondOpinionBatches.get(point) ?? batch) > batch;
-        confirmed = secondOpinionTime(first, fresh, profile.sampling!.timer, queuedMore);
+        // A scan by the clock: the middle of all its samples, which are one measure (tuning.ts#pooledSecondOpinionTime).
+        confirmed = byWall ? pooledSecondOpinionTime(times, fresh) : secondOpinionTime(first, fresh, profile.sampling!.timer, queuedMore);
         return true;
       };
       return { one, batch, sample, median, complete, confirm };
@@ -1351,17 +1353,27 @@ export class Engine {
         // The second opinion as for the compactions, of the first opinion's batches (by timer query
         // too: queuedSecondOpinion), and by the clock also where the default was kept though another
         // scan read faster, with every scan that read close to the choice (tuning.ts#scanSecondOpinion).
-        // Only asked scans are lowered, and every scan near the choice is asked, so none loses to the
-        // others' second chance alone; a scan not asked read slower than the choice and stays slower.
-        const scanContested = scanSecondOpinion(defaultScanHere, scan.choice, profile.timings[scanPoint]!, scanCandidates, scanByWall(scanPoint));
-        for (const algorithm of scanContested) {
-          const s = samplersAt.get(scanPoint)!.get(algorithm)!;
-          await s.confirm();
-          profile.timings[scanPoint]![algorithm] = s.median();
+        // Every scan near the choice is asked, so each that could be chosen is judged on as many
+        // samples. Elsewhere a second opinion only lowers a time, and a scan not asked read slower than
+        // the choice and stays slower; by the clock it is the middle of all the scan's samples
+        // (tuning.ts#pooledSecondOpinionTime) and can rise, so the new times can choose a scan not asked
+        // yet: it is asked in turn (with its own contenders), until the choice has had its second
+        // opinion (each scan at most once).
+        const scanRounds: string[][] = [];
+        for (let round = 0; round < scanCandidates.length; round++) {
+          const asked = scanRounds.flat();
+          const more = scanSecondOpinion(defaultScanHere, scan.choice, profile.timings[scanPoint]!, scanCandidates, scanByWall(scanPoint)).filter((algorithm) => !asked.includes(algorithm));
+          if (more.length === 0) break;
+          for (const algorithm of more) {
+            const s = samplersAt.get(scanPoint)!.get(algorithm)!;
+            await s.confirm();
+            profile.timings[scanPoint]![algorithm] = s.median();
+          }
+          scanRounds.push(more);
+          scan = chooseScan();
+          await settleScan();
         }
-        if (scanContested.length > 0) secondOpinions[scanPoint] = [scanContested];
-        scan = chooseScan();
-        await settleScan();
+        if (scanRounds.length > 0) secondOpinions[scanPoint] = scanRounds;
         profile.scan[key] = scan.choice;
         progress(n, undefined);
       } finally {

@@ -50,7 +50,7 @@ export interface TuningProfile {
    * Median ms per call of every path measured, per size class and density (what `auto`'s switch at
    * a known density reads); for a path sampled a second time (secondOpinion), the lower of its first
    * opinion's median and what its second opinion read, or by timer query at a compaction point what its queued calls read
-   * (secondOpinionTime).
+   * (secondOpinionTime), or at a scan point by the clock the middle of all its samples (pooledSecondOpinionTime).
    */
   timings: Record<string, Record<string, number>>;
   /**
@@ -114,7 +114,9 @@ export interface TuneSampling {
    * beside a scan that read faster, and any scan read within SCAN_CONTENDER_MARGIN of the choice; at a density, `densitySwitches`: of the class's choice and the path a
    * call there would switch to, those not sampled twice already for the class), round by round. A
    * round's lowered times can make another path the choice, which is then asked in the next round; a
-   * path asked in an earlier round can lose the class in a later one.
+   * path asked in an earlier round can lose the class in a later one. At a scan point by the clock a
+   * second opinion can raise a time too (pooledSecondOpinionTime), and a scan the new times choose is
+   * asked in the next round.
    */
   secondOpinions?: Record<string, string[][]>;
   /**
@@ -361,8 +363,10 @@ export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choi
  * -2026-12-07-worker-tune-twentysixth-all-clock.json); four tunes in five read 1.21-1.26x there.
  *
  * By the clock, where any scan is asked, so is every other scan whose first opinion reads within
- * SCAN_CONTENDER_MARGIN of the choice's. A second opinion can only lower a time (secondOpinionTime), so
- * a close scan left out of it loses to the lowered ones by that bias alone: Chromium + SwiftShader at
+ * SCAN_CONTENDER_MARGIN of the choice's, so the scans that could be chosen are judged on as many
+ * samples each. Under the lower of two medians (secondOpinionTime, a scan's second opinion by the clock
+ * until pooledSecondOpinionTime replaced it) a close scan left out lost to the lowered ones by that
+ * bias alone: Chromium + SwiftShader at
  * 2^10, tuned in a worker, chose recursive doubling after its second opinion where Blelloch's one
  * opinion had read 1.04x its first (0.85 against 0.82 ms), and the page's sweep read Blelloch 1.18x
  * faster (bench/results/issue-20/tuned-sweep-chromium-*-2026-12-07-worker-tune-twentyninth-padding.json);
@@ -606,6 +610,28 @@ export function secondOpinionReads(fresh: readonly number[], backToBack: boolean
 export function secondOpinionTime(first: number, fresh: readonly number[], timer: 'query' | 'fence' | 'finish', queuedMore = true): number {
   if (timer === 'query' && queuedMore) return secondOpinionReads(fresh, false);
   return Math.min(first, secondOpinionReads(fresh, timer === 'finish'));
+}
+
+/**
+ * A scan's time after its second opinion where the scans are timed by the clock (by timer query:
+ * engine.ts#scanByWall): the middle of all its samples, the first opinion's and the fresh ones
+ * together, not the lower of their two medians (secondOpinionTime). There every sample of every scan
+ * at the point is the same measure (batches of one size, timed by the clock through a fence), and a
+ * scan's samples do not only gain time from disturbances: they swing between states. Chromium +
+ * SwiftShader at 2^10 read Blelloch's 21 passes at 0.52-0.89 ms in one tune, recursive doubling's at
+ * 0.61-0.70, and the lower of two medians of three chose Blelloch (0.53 against 0.65) where the
+ * sweep's median read it 1.26x slower. Judged by the sweep's series of the scan chosen, over tunes of
+ * 2^10 alone (bench/results/issue-20/*-thirtyfirst-scan10-*): of 48 tunes with the lower of two
+ * medians, 4 missed 1.15 (1.24-1.26) where the middle of the same samples would have missed none; 24
+ * tunes with the middle all met it. Over the thirtieth session's 48 (a day whose sweeps read
+ * Blelloch faster: *-thirtieth-scan10-after-*, -repeats9-*) the middle would have missed 3 (1.17-1.18)
+ * against the lower's 1 (1.17): neither removes what the tune's context reads otherwise than the
+ * sweep's, but the middle's worst is the lower.
+ */
+export function pooledSecondOpinionTime(first: readonly number[], fresh: readonly number[]): number {
+  const all = [...first, ...fresh].sort((a, b) => a - b);
+  if (all.length === 0) throw new Error('internal: a second opinion without samples');
+  return all[Math.floor(all.length / 2)]!;
 }
 
 /** tune(): a sample of calls that block the thread holds at most this many ms of them (a frame's worth). */

@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, SCAN_CONTENDER_MARGIN, scanSecondOpinion, secondOpinion, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
+import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, SCAN_CONTENDER_MARGIN, scanSecondOpinion, secondOpinion, pooledSecondOpinionTime, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -203,5 +203,22 @@ describe('secondOpinionTime: a path\'s time after its second opinion', () => {
   it('by timer query where the batch already queued as many calls: the same measure, the lower counts', () => {
     expect(secondOpinionTime(1.06, [1.3, 1.2, 1.25], 'query', false)).toBe(1.06);
     expect(secondOpinionTime(7, [5.1, 5.3, 5.2], 'query', false)).toBe(5.2);
+  });
+});
+
+describe('pooledSecondOpinionTime: a scan\'s time after its second opinion by the clock', () => {
+  it('the middle of all its samples, first and fresh together, so a scan that swings between states does not win by its low swing', () => {
+    // Blelloch and recursive doubling at 2^10 in one Chromium + SwiftShader tune (ms per call): the
+    // lower of two medians gave Blelloch 0.531 against 0.65, the sweep read it 1.26x slower.
+    const blelloch = pooledSecondOpinionTime([0.775, 0.787, 0.887], [0.531, 0.519, 0.731]);
+    const recursiveDoubling = pooledSecondOpinionTime([0.637, 0.7, 0.688], [0.65, 0.65, 0.612]);
+    expect(blelloch).toBe(0.775);
+    expect(recursiveDoubling).toBe(0.65);
+    expect(secondOpinionTime(0.787, [0.531, 0.519, 0.731], 'query', false)).toBe(0.531);
+    // It can raise a time as well as lower it, and it is one of the samples (odd and even counts alike).
+    expect(pooledSecondOpinionTime([0.525, 0.556, 1.469], [1.094, 0.944, 1.006])).toBe(1.006);
+    expect(pooledSecondOpinionTime([2], [1, 3])).toBe(2);
+    expect(pooledSecondOpinionTime([1, 2], [])).toBe(2);
+    expect(() => pooledSecondOpinionTime([], [])).toThrow(/without samples/);
   });
 });
