@@ -37,7 +37,8 @@ import { describe, oneOf, optionsObject } from './validate.js';
 /**
  * tune() keeps the built-in default (the bitmask; the default scan for the size) unless another path
  * is faster by more than this factor in the same tune: two H200 tunes picked the HistoPyramid or the
- * bitmask at 2^11 by turns, 1.2× apart in an independent sweep (bench/results/issue-20/).
+ * bitmask at 2^11 by turns, 1.2× apart in an independent sweep (bench/results/issue-20/). Not a scan's
+ * where the scans are timed by the clock (tune(): keepDefaultScanWithin).
  */
 const KEEP_DEFAULT_WITHIN = 1.1;
 /** Where the bitmask can write its padding (TuningProfile.bitmaskPadding), the built-in default first. */
@@ -814,9 +815,10 @@ export class Engine {
    * by timer query 4 queued calls a sample for compactions, not a lone call's latency (tuning.ts#QUERY_SECOND_OPINION_CALLS);
    * where calls block, four tasks a sample (tuning.ts#BLOCKING_SECOND_OPINION_TASKS). By timer query a scan's
    * samples, first and second opinions alike, are calls back to back for up to 16 ms (at most 16) timed by
-   * the clock, by fence (tuning.ts#QUERY_SCAN_SAMPLE_MS), and a scan's second opinion is asked also where the
-   * default was kept though another scan read faster, and then of every scan whose first opinion read within
-   * 1.15x of the choice's (tuning.ts#scanSecondOpinion). Per size it also
+   * the clock, by fence (tuning.ts#QUERY_SCAN_SAMPLE_MS); there a scan's second opinion is asked also where the
+   * default is the choice, and then of every scan whose first opinion read within 1.15x of the choice's
+   * (tuning.ts#scanSecondOpinion), each asked scan's time becomes the middle of all its samples
+   * (tuning.ts#pooledSecondOpinionTime), and the fastest scan is taken, the default kept by no margin. Per size it also
    * times where the bitmask writes its output's padding (by its output pass, or by a pass of its own:
    * on CPU renderers 1.2-2.3x faster at 5 % kept from 2^16), at the lowest density, and every bitmask call on a
    * stream of that size then takes the faster (TuningProfile.bitmaskPadding). Before (or without) tuning they
@@ -1340,10 +1342,15 @@ export class Engine {
         const scanPoint = `${key}/scan`;
         profile.timings[scanPoint] = await timeAll(scanCandidates.map((algorithm) => [algorithm, () => this.scan(stream, { algorithm })] as const), scanPoint, n, [scanCandidates]);
         const defaultScanHere = defaultScan(undefined);
+        // By the clock the fastest scan, the default kept by no margin: every scan close to the choice
+        // has a second opinion there (tuning.ts#scanSecondOpinion), and the default's margin had kept
+        // reduce-then-scan at 2^16 where the tune read it 1.02x and 1.09x Blelloch's time and the
+        // sweep 1.20x and 1.23x (docs/performance.md, "A scan's second opinion by the clock").
+        const keepDefaultScanWithin = scanByWall(scanPoint) ? 1 : KEEP_DEFAULT_WITHIN;
         const chooseScan = () => {
           const scanTimes = profile.timings[scanPoint] as Record<ScanAlgorithm, number>;
           const best = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
-          return { best, choice: scanTimes[defaultScanHere] <= scanTimes[best] * KEEP_DEFAULT_WITHIN ? defaultScanHere : best };
+          return { best, choice: scanTimes[defaultScanHere] <= scanTimes[best] * keepDefaultScanWithin ? defaultScanHere : best };
         };
         let scan = chooseScan();
         const settleScan = async () => {
@@ -1351,8 +1358,8 @@ export class Engine {
         };
         await settleScan();
         // The second opinion as for the compactions, of the first opinion's batches (by timer query
-        // too: queuedSecondOpinion), and by the clock also where the default was kept though another
-        // scan read faster, with every scan that read close to the choice (tuning.ts#scanSecondOpinion).
+        // too: queuedSecondOpinion), and by the clock also where the default was chosen, with every
+        // scan that read close to the choice (tuning.ts#scanSecondOpinion).
         // Every scan near the choice is asked, so each that could be chosen is judged on as many
         // samples. Elsewhere a second opinion only lowers a time, and a scan not asked read slower than
         // the choice and stays slower; by the clock it is the middle of all the scan's samples

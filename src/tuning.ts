@@ -110,8 +110,8 @@ export interface TuneSampling {
   batches: Record<string, Record<string, TuneBatch>>;
   /**
    * Per size class (compactions), size class / scan, or size class / density: the paths sampled a
-   * second time (`secondOpinion`; at a scan point `scanSecondOpinion`, by the clock also the default kept
-   * beside a scan that read faster, and any scan read within SCAN_CONTENDER_MARGIN of the choice; at a density, `densitySwitches`: of the class's choice and the path a
+   * second time (`secondOpinion`; at a scan point `scanSecondOpinion`, by the clock also the default where
+   * it is the choice, and any scan read within SCAN_CONTENDER_MARGIN of the choice; at a density, `densitySwitches`: of the class's choice and the path a
    * call there would switch to, those not sampled twice already for the class), round by round. A
    * round's lowered times can make another path the choice, which is then asked in the next round; a
    * path asked in an earlier round can lose the class in a later one. At a scan point by the clock a
@@ -145,7 +145,7 @@ export interface TuneBatch {
    * (`pathsToResample`; not sampled again
    * unless a choice rests on it), or `repeats` and a second opinion's samples (`repeats` more; through glFinish TUNE_SAMPLING.secondOpinionSamples) where the path was sampled a second time
    * (`secondOpinion`: the default and the paths chosen over it, even where the class then came back to
-   * the default; at a scan point timed by the clock also the default kept beside a faster scan, `scanSecondOpinion`; `densitySwitches`: at a density where the fastest other path reads within the ask
+   * the default; at a scan point timed by the clock also the default where it is the choice and the scans read close to the choice, `scanSecondOpinion`; `densitySwitches`: at a density where the fastest other path reads within the ask
    * margin of the class's choice, densityAskMargin). A path sampled again is called once more, untimed, before its later
    * samples (its targets back in the pool).
    */
@@ -354,8 +354,9 @@ export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choi
 /**
  * Which scans tune() samples a second time at a scan point: as for the compactions (secondOpinion) the
  * default and the scan chosen over it; and where the scans are timed by the clock (`byClock`: by timer
- * query, engine.ts#scanByWall) and the default was kept though another scan read faster (within
- * KEEP_DEFAULT_WITHIN, engine.ts), the default and that scan too. A scan point's three samples by the
+ * query, engine.ts#scanByWall) also the default where it was chosen, with the scans read close to it
+ * (below: a scan that read faster, kept within KEEP_DEFAULT_WITHIN until the thirty-first session, is
+ * one of them). A scan point's three samples by the
  * clock, bursts of a few calls at 2^16, can read two scans closer than they are: Chromium +
  * SwiftShader's tunes read reduce-then-scan 1.045x and 1.08x Blelloch's time at 2^16 (Blelloch's
  * samples 3.35, 5.1 and 5.05 ms in one) where the sweep's batches read 1.19x and 1.39x, and the default
@@ -364,7 +365,8 @@ export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choi
  *
  * By the clock, where any scan is asked, so is every other scan whose first opinion reads within
  * SCAN_CONTENDER_MARGIN of the choice's, so the scans that could be chosen are judged on as many
- * samples each. Under the lower of two medians (secondOpinionTime, a scan's second opinion by the clock
+ * samples each; where the default is the choice, it is asked with every scan read within the margin of
+ * it (by the clock tune() keeps no default over a faster scan: engine.ts#KEEP_DEFAULT_WITHIN). Under the lower of two medians (secondOpinionTime, a scan's second opinion by the clock
  * until pooledSecondOpinionTime replaced it) a close scan left out lost to the lowered ones by that
  * bias alone: Chromium + SwiftShader at
  * 2^10, tuned in a worker, chose recursive doubling after its second opinion where Blelloch's one
@@ -375,14 +377,13 @@ export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choi
 export function scanSecondOpinion(defaultScan: string, choice: string, timings: Readonly<Record<string, number | undefined>>, scans: readonly string[], byClock: boolean): string[] {
   const asked = secondOpinion(defaultScan, [{ choice }]);
   if (!byClock) return asked;
-  if (asked.length === 0) {
-    const faster = closeRival(timings, defaultScan, scans, 1);
-    if (faster === undefined) return [];
-    asked.push(defaultScan, faster);
-  }
   const chosenMs = timings[choice];
-  if (typeof chosenMs !== 'number') return asked;
-  const contenders = scans.filter((scan) => !asked.includes(scan) && typeof timings[scan] === 'number' && timings[scan]! <= chosenMs * SCAN_CONTENDER_MARGIN);
+  const contenders = typeof chosenMs !== 'number' ? [] : scans.filter((scan) => scan !== choice && !asked.includes(scan) && typeof timings[scan] === 'number' && timings[scan]! <= chosenMs * SCAN_CONTENDER_MARGIN);
+  if (asked.length === 0) {
+    // The default kept: asked with every scan read within the margin of it (one read faster, where
+    // the default was kept within KEEP_DEFAULT_WITHIN, among them), or not at all.
+    return contenders.length === 0 ? [] : [defaultScan, ...contenders];
+  }
   return [...asked, ...contenders];
 }
 

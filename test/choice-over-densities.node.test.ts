@@ -62,12 +62,13 @@ describe('scanSecondOpinion', () => {
     expect(scanSecondOpinion('reduce-then-scan', 'blelloch', { 'reduce-then-scan': 14.55, blelloch: 9.65, 'recursive-doubling': 24.2 }, scans, false)).toEqual(['reduce-then-scan', 'blelloch']);
     expect(scanSecondOpinion('reduce-then-scan', 'blelloch', { 'reduce-then-scan': 14.55, blelloch: 9.65, 'recursive-doubling': 24.2 }, scans, true)).toEqual(['reduce-then-scan', 'blelloch']);
   });
-  it('by the clock, also where the default was kept though another scan read faster: the default and the fastest other', () => {
+  it('by the clock, also where the default was chosen: the default and every scan read within the margin of it, a faster one among them', () => {
     expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', keptClose, scans, true)).toEqual(['reduce-then-scan', 'blelloch']);
-    // Not where no other scan read faster, nor where the scans are not timed by the clock.
-    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { ...keptClose, blelloch: 3.97 }, scans, true)).toEqual([]);
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { ...keptClose, blelloch: 3.97 }, scans, true)).toEqual(['reduce-then-scan', 'blelloch']);
+    // Not where no other scan read within the margin, nor where the scans are not timed by the clock.
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { ...keptClose, blelloch: 3.97 * 1.16 }, scans, true)).toEqual([]);
     expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', keptClose, scans, false)).toEqual([]);
-    // The fastest other among the scans with a timing.
+    // Among the scans with a timing.
     expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 3.97, 'recursive-doubling': 3.5 }, scans, true)).toEqual(['reduce-then-scan', 'recursive-doubling']);
   });
   it('by the clock, also every other scan within SCAN_CONTENDER_MARGIN of the choice, so none loses to the others\' second chance alone', () => {
@@ -82,8 +83,10 @@ describe('scanSecondOpinion', () => {
     expect(scanSecondOpinion('reduce-then-scan', 'recursive-doubling', { ...workerTune, blelloch: 0.819 * 1.15 }, scans, true)).toEqual(['reduce-then-scan', 'recursive-doubling', 'blelloch']);
     // The default kept though another read faster: a third within the margin of the default is asked too.
     expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 1, blelloch: 0.95, 'recursive-doubling': 1.1 }, scans, true)).toEqual(['reduce-then-scan', 'blelloch', 'recursive-doubling']);
-    // Where nothing is asked, no contender is either (no scan was lowered).
-    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 1, blelloch: 1.05, 'recursive-doubling': 1.1 }, scans, true)).toEqual([]);
+    // The default chosen and the fastest: asked with the scans within the margin of it, none beyond.
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 1, blelloch: 1.05, 'recursive-doubling': 1.1 }, scans, true)).toEqual(['reduce-then-scan', 'blelloch', 'recursive-doubling']);
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 1, blelloch: 1.05, 'recursive-doubling': 1.2 }, scans, true)).toEqual(['reduce-then-scan', 'blelloch']);
+    expect(scanSecondOpinion('reduce-then-scan', 'reduce-then-scan', { 'reduce-then-scan': 1, blelloch: 1.05, 'recursive-doubling': 1.1 }, scans, false)).toEqual([]);
   });
 });
 
