@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, bitmaskPaddingForm, nearest, optionsForPath, parseProfile, pathsToResample, pooledSecondOpinionTime, scanCandidates, scanSecondOpinion, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type BitmaskPadding, type TuneBatch, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, bitmaskPaddingForm, nearest, optionsForPath, parseProfile, pathsToResample, pooledSecondOpinionTime, scanCandidates, scanChoice, scanSecondOpinion, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type BitmaskPadding, type TuneBatch, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -1347,11 +1347,7 @@ export class Engine {
         // reduce-then-scan at 2^16 where the tune read it 1.02x and 1.09x Blelloch's time and the
         // sweep 1.20x and 1.23x (docs/performance.md, "A scan's second opinion by the clock").
         const keepDefaultScanWithin = scanByWall(scanPoint) ? 1 : KEEP_DEFAULT_WITHIN;
-        const chooseScan = () => {
-          const scanTimes = profile.timings[scanPoint] as Record<ScanAlgorithm, number>;
-          const best = scanCandidates.reduce((a, b) => (scanTimes[b] < scanTimes[a] ? b : a));
-          return { best, choice: scanTimes[defaultScanHere] <= scanTimes[best] * keepDefaultScanWithin ? defaultScanHere : best };
-        };
+        const chooseScan = () => scanChoice(profile.timings[scanPoint]!, scanCandidates, defaultScanHere, keepDefaultScanWithin) as { best: ScanAlgorithm; choice: ScanAlgorithm };
         let scan = chooseScan();
         const settleScan = async () => {
           for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();

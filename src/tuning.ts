@@ -388,6 +388,16 @@ export function scanSecondOpinion(defaultScan: string, choice: string, timings: 
 }
 
 /**
+ * A scan point's choice from its timings: the fastest of `scans` (`best`), or the default where it reads
+ * within `keepDefaultWithin` of it (tune() passes engine.ts#KEEP_DEFAULT_WITHIN, or 1 where the scans
+ * are timed by the clock: there the default is kept only where it is the fastest).
+ */
+export function scanChoice(timings: Readonly<Record<string, number>>, scans: readonly string[], defaultScan: string, keepDefaultWithin: number): { best: string; choice: string } {
+  const best = scans.reduce((a, b) => (timings[b]! < timings[a]! ? b : a));
+  return { best, choice: timings[defaultScan]! <= timings[best]! * keepDefaultWithin ? defaultScan : best };
+}
+
+/**
  * How close (times the choice's first opinion) another scan's first opinion must read to be asked
  * beside it by the clock (scanSecondOpinion): the target ratio, within which either could be the faster.
  */

@@ -3,7 +3,7 @@
 // the bitmask kept unless its worst ratio is more than the margin above the best's. Pure arithmetic:
 // Node only.
 import { describe, expect, it } from 'vitest';
-import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, SCAN_CONTENDER_MARGIN, scanSecondOpinion, secondOpinion, pooledSecondOpinionTime, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
+import { choiceOverDensities, closeRival, densityAskMargin, densitySwitches, densitySwitchMargin, DENSITY_SWITCH_MARGIN, SCAN_CONTENDER_MARGIN, scanChoice, scanSecondOpinion, secondOpinion, pooledSecondOpinionTime, secondOpinionReads, secondOpinionSamples, secondOpinionTime, TUNE_SAMPLING } from '../src/tuning.js';
 
 const points = ['16/0.1', '16/0.5', '16/0.9'];
 const paths = ['bitmask', 'histopyramid', 'jumping-jack'];
@@ -51,6 +51,19 @@ describe('secondOpinion', () => {
     expect(secondOpinion('bitmask', [{ choice: 'histopyramid' }, { choice: 'jumping-jack' }])).toEqual(['bitmask', 'histopyramid', 'jumping-jack']);
     // The scan's default is whichever the engine has there.
     expect(secondOpinion('reduce-then-scan', [{ choice: 'blelloch' }])).toEqual(['reduce-then-scan', 'blelloch']);
+  });
+});
+
+describe('scanChoice', () => {
+  const scans = ['reduce-then-scan', 'blelloch', 'recursive-doubling'];
+  it('the fastest scan, or the default where it reads within the margin of it; with a margin of 1 (by the clock) only where it is the fastest', () => {
+    // The thirty-first session's page tune at 2^16: reduce-then-scan 1.086x Blelloch's time (the sweep read 1.23x).
+    const timings = { 'reduce-then-scan': 5.033, blelloch: 4.633, 'recursive-doubling': 7.433 };
+    expect(scanChoice(timings, scans, 'reduce-then-scan', 1.1)).toEqual({ best: 'blelloch', choice: 'reduce-then-scan' });
+    expect(scanChoice(timings, scans, 'reduce-then-scan', 1)).toEqual({ best: 'blelloch', choice: 'blelloch' });
+    expect(scanChoice({ ...timings, blelloch: 4.5 }, scans, 'reduce-then-scan', 1.1)).toEqual({ best: 'blelloch', choice: 'blelloch' });
+    // A tie keeps the default.
+    expect(scanChoice({ ...timings, blelloch: 5.033 }, scans, 'reduce-then-scan', 1)).toEqual({ best: 'reduce-then-scan', choice: 'reduce-then-scan' });
   });
 });
 
