@@ -289,10 +289,12 @@ describe('engine.sort with the directory (forced at every size)', () => {
 // positions) and the last select places them too: no gathers. Forced to 1 (the search per output),
 // 4 and 8 attachments.
 //
-// GLCOMPACT_SORT_KNOBS_DEFAULTS=1 (the chromium project, vitest.config.ts) runs only the rows of the
-// shipped defaults (SORT_RADIX 4 bits, pairs, 1 queued, groups of 2^2, planes; without and with a select
-// directory): SwiftShader compiles each row's shaders anew, 5-25 s a row, which was a fifth of CI's
-// time. The other rows are knobs for bench/sort-probe.ts; node, firefox and webkit run them all.
+// GLCOMPACT_SORT_KNOBS_DEFAULTS=1 (the chromium and webkit projects, vitest.config.ts) runs only the rows
+// of the shipped defaults (SORT_RADIX 4 bits, pairs, 1 queued, groups of 2^2, planes; without and with a
+// select directory): SwiftShader compiles each row's shaders anew, 5-25 s a row, which was a fifth of
+// CI's time, and WebKitGTK's rows took 663 s of a 38-minute CI run (2026-12-07). The other rows are knobs
+// for bench/sort-probe.ts; node and firefox run them all (firefox on the llvmpipe WebKitGTK draws with;
+// node has one attachment, where most rows are the same path).
 const defaultsOnly = envFlag('GLCOMPACT_SORT_KNOBS_DEFAULTS');
 /**
  * digitBits, writes, queue, groupLog2, directoryShift (0: none), planes, carry, planesTexture; the first is the shipped
@@ -434,7 +436,7 @@ describe.each([1, 4, 8] as const)('engine.sort with %i attachment(s) per pass', 
 
   it.for(SELECT_ROWS)('%i-bit digits, the select (where one runs) writing %s with %i masks queued, blocks counted in groups of 2^%i, a select directory of shift %i (0: none), the next digit\'s planes from the select (8 attachments): %s, the values carried in the pairs: %s, the planes on a texture of their own: %s; uint32, int32, float32 keys (few and many distinct), descending, a GPU-resident length', async ([digitBits, writes, queue, groupLog2, directoryShift, planes, carry, planesTexture], context) => {
     // Skipped before the engine's attachments are limited, so a skip leaves them as they were.
-    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes, carry, planesTexture]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader compiles every row anew); node, firefox and webkit run this row');
+    context.skip(defaultsOnly && !isShipped([digitBits, writes, queue, groupLog2, directoryShift, planes, carry, planesTexture]), 'GLCOMPACT_SORT_KNOBS_DEFAULTS=1: only the shipped defaults\' rows here (SwiftShader and WebKitGTK take minutes for the rest); node and firefox run this row');
     context.skip(drawBuffers === 1 && (writes !== 'pairs' || directoryShift > 0 || !planes || !planesTexture), 'with 1 attachment there is no select pass (the move searches per output): every form is the same path');
     const engine = await engineWithDrawBuffers(drawBuffers);
     context.skip(!engine, `this context writes fewer than ${drawBuffers} attachments per pass (engine.caps.drawBuffers); headless-gl writes 1`);
