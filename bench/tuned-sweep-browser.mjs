@@ -61,6 +61,10 @@ if (values['tune-repeats'] !== undefined && !(Number.isInteger(Number(values['tu
   console.error(`--tune-repeats must be a positive integer (tune()'s samples per path); got '${values['tune-repeats']}'`);
   process.exit(2);
 }
+if (values['trace-gaps'] && values.ticks === 'none') {
+  console.error('--trace-gaps keeps the stretches between the monitor\'s ticks, which --ticks none turns off');
+  process.exit(2);
+}
 if (values['trace-gaps'] && values['tune-in'] === 'worker') {
   console.error('--trace-gaps times the page\'s context, which a tune in a worker does not use: use --chrome-trace (chromium) or --ticks message');
   process.exit(2);

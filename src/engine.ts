@@ -1347,7 +1347,7 @@ export class Engine {
         // reduce-then-scan at 2^16 where the tune read it 1.02x and 1.09x Blelloch's time and the
         // sweep 1.20x and 1.23x (docs/performance.md, "A scan's second opinion by the clock").
         const keepDefaultScanWithin = scanByWall(scanPoint) ? 1 : KEEP_DEFAULT_WITHIN;
-        const chooseScan = () => scanChoice(profile.timings[scanPoint]!, scanCandidates, defaultScanHere, keepDefaultScanWithin) as { best: ScanAlgorithm; choice: ScanAlgorithm };
+        const chooseScan = () => scanChoice(profile.timings[scanPoint]!, scanCandidates, defaultScanHere, keepDefaultScanWithin);
         let scan = chooseScan();
         const settleScan = async () => {
           for (let round = 0; round < scanCandidates.length && (await completeAll([scanPoint], [scan.best, defaultScanHere])); round++) scan = chooseScan();

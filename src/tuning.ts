@@ -392,7 +392,7 @@ export function scanSecondOpinion(defaultScan: string, choice: string, timings: 
  * within `keepDefaultWithin` of it (tune() passes engine.ts#KEEP_DEFAULT_WITHIN, or 1 where the scans
  * are timed by the clock: there the default is kept only where it is the fastest).
  */
-export function scanChoice(timings: Readonly<Record<string, number>>, scans: readonly string[], defaultScan: string, keepDefaultWithin: number): { best: string; choice: string } {
+export function scanChoice<Scan extends string>(timings: Readonly<Record<string, number>>, scans: readonly Scan[], defaultScan: Scan, keepDefaultWithin: number): { best: Scan; choice: Scan } {
   const best = scans.reduce((a, b) => (timings[b]! < timings[a]! ? b : a));
   return { best, choice: timings[defaultScan]! <= timings[best]! * keepDefaultWithin ? defaultScan : best };
 }

@@ -111,6 +111,7 @@ const seed = Number(params.get('seed') ?? 20);
 const messageTicks = params.get('ticks') === 'message';
 const noTicks = params.get('ticks') === 'none';
 if (params.get('ticks') !== null && !messageTicks && !noTicks) throw new Error(`?ticks must be message or none; got ${params.get('ticks')}`);
+if (noTicks && params.get('traceGaps') === '1') throw new Error('?traceGaps=1 keeps the stretches between the monitor\'s ticks, which ?ticks=none turns off');
 /** ?tuneOnly=1: the tune alone, no sweep after it (a profiled run keeps only the tune in its buffer). */
 const tuneOnly = params.get('tuneOnly') === '1';
 /** ?idleBaselineMs=N: how long the idle baseline of the monitor runs before the tune (default 500 ms). */
