@@ -30,7 +30,7 @@ import { SortResult } from './sort-result.js';
 import type { PassStats } from './stats.js';
 import { assertStreamAlive, disposeStream, ownerOf, Stream, viewOf, type ElementType, type StreamData, type StreamDataOf, type StreamOwner } from './stream.js';
 import { COUNT_FORMAT, formatForComponents, type TexelFormat } from './texel-format.js';
-import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, bitmaskPaddingForm, nearest, optionsForPath, parseProfile, pathsToResample, pooledSecondOpinionTime, scanCandidates, scanChoice, scanSecondOpinion, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type BitmaskPadding, type TuneBatch, type TuneOptions, type TuningProfile } from './tuning.js';
+import { batchCalls, BLOCKING_SECOND_OPINION_TASKS, leastSample, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, blockingSampleMs, callsBlock, wallSampleMs, choiceOverDensities, compactCandidates, densityAskMargin, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, choiceAtDensity, bitmaskPaddingForm, nearest, optionsForPath, parseProfile, pathsToResample, pooledSecondOpinionTime, scanCandidates, scanChoice, scanSecondOpinion, secondOpinion, secondOpinionContinues, secondOpinionSamples, secondOpinionTime, SINGLE_CALL_CLAMP_MS, sizeClass, TUNE_DATA, TUNE_DEFAULT_DENSITIES, TUNE_DEFAULT_SIZES, type BitmaskPadding, type TuneBatch, type TuneOptions, type TuningProfile } from './tuning.js';
 import { tuneInWorker, type TuneWorker, type WorkerTune } from './tune-in-worker.js';
 import { describe, oneOf, optionsObject } from './validate.js';
 
@@ -975,7 +975,7 @@ export class Engine {
      * not block and at a scan point by timer query the point's first path's do),
      * `sample()` (takes one more), `complete()` (one
      * untimed call, then samples up to `repeats`), `confirm()` (the second opinion: fresh samples,
-     * tuning.ts#secondOpinionSamples, after which `median()` gives tuning.ts#secondOpinionTime: the lower of the first median and what they read, by timer query at a compaction point what they read) and `median()` (ms per call of those taken: GPU time
+     * tuning.ts#secondOpinionSamples, after which `time()` gives tuning.ts#secondOpinionTime: the lower of the first median and what they read; at a scan point by timer query the middle of all, tuning.ts#pooledSecondOpinionTime; at a compaction point there the least sample, tuning.ts#leastSample) and `time()` (ms per call of those taken, their median or by timer query at a compaction point their least: GPU time
      * by timer query, except a scan's there, else submit-to-done, waited for by fence less the fence's own wait or by
      * glFinish). A sample is a batch of back-to-back calls (as an app makes them) long enough to be
      * timed (TUNE_SAMPLING.sampleMs, and at least twice the fence's wait; by timer query a scan's
@@ -1118,9 +1118,13 @@ export class Engine {
         }
       };
       const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-      /** Once a second opinion was taken (secondOpinion), tuning.ts#secondOpinionTime (the lower of the first median and what it read, or by timer query at a compaction point what its queued calls read); else the median. */
+      // By timer query a compaction path's samples are GPU time, which what disturbs a sample only adds
+      // to: its least sample counts (tuning.ts#leastSample), first and second opinions alike. Not
+      // the bitmask's padding forms (their own records), chosen by their medians.
+      const leastCounts = queuedSecondOpinion(point) && records === profile.sampling!.batches;
+      /** Once a second opinion was taken (secondOpinion), tuning.ts#secondOpinionTime (the lower of the first median and what it read), at a scan point by the clock tuning.ts#pooledSecondOpinionTime, by timer query at a compaction point the least sample; else the median, or that least. */
       let confirmed: number | undefined;
-      const median = () => confirmed ?? middle(times);
+      const time = () => confirmed ?? (leastCounts ? leastSample(times) : middle(times));
       // Before later samples: other paths' first samples ran since this one's, and the pool may
       // have let its targets go (an untimed call takes them again, outside any sample).
       const rewarm = async (): Promise<void> => {
@@ -1139,9 +1143,8 @@ export class Engine {
       /**
        * A second opinion (tuning.ts#secondOpinion): fresh samples after an untimed call
        * (tuning.ts#secondOpinionSamples), and from then on the lower of the first opinion's median
-       * and what they read (what slows a sample only adds time), or by timer query at a compaction
-       * point what its queued calls read (tuning.ts#secondOpinionTime), or at a scan point by the
-       * clock the middle of all its samples (tuning.ts#pooledSecondOpinionTime). Once:
+       * and what they read (what slows a sample only adds time; tuning.ts#secondOpinionTime; by timer
+       * query its samples queue more calls), or at a scan point by the clock the middle of all its samples (tuning.ts#pooledSecondOpinionTime). Once:
        * false where it had been taken already (no samples added).
        */
       const confirm = async (): Promise<boolean> => {
@@ -1155,14 +1158,11 @@ export class Engine {
           await sample(true);
           fresh.push(times.pop()!);
         }
-        // By timer query the fresh samples are another measure only where they queued more calls than
-        // the first opinion's batch (a fast GPU's small calls: batches of 4 and more already).
-        const queuedMore = queuedSecondOpinion(point) && (secondOpinionBatches.get(point) ?? batch) > batch;
         // A scan by the clock: the middle of all its samples, which are one measure (tuning.ts#pooledSecondOpinionTime).
-        confirmed = byWall ? pooledSecondOpinionTime(times, fresh) : secondOpinionTime(first, fresh, profile.sampling!.timer, queuedMore);
+        confirmed = byWall ? pooledSecondOpinionTime(times, fresh) : leastCounts ? leastSample([...times, ...fresh]) : secondOpinionTime(first, fresh, profile.sampling!.timer);
         return true;
       };
-      return { one, batch, sample, median, complete, confirm };
+      return { one, batch, sample, time, complete, confirm };
     };
     type Sampler = Awaited<ReturnType<typeof sampler>>;
     /**
@@ -1197,9 +1197,9 @@ export class Engine {
         samplers.set(path, s);
       }
       const entries = [...samplers];
-      const again = repeats > 1 ? pathsToResample(Object.fromEntries(entries.map(([path, s]) => [path, s.median()])), Object.fromEntries(entries.map(([path, s]) => [path, s.one])), sets, dropAfterFirst(profile.sampling!.timer)) : new Set<string>();
+      const again = repeats > 1 ? pathsToResample(Object.fromEntries(entries.map(([path, s]) => [path, s.time()])), Object.fromEntries(entries.map(([path, s]) => [path, s.one])), sets, dropAfterFirst(profile.sampling!.timer)) : new Set<string>();
       for (const [path, s] of entries) if (again.has(path)) await s.complete();
-      return Object.fromEntries(entries.map(([path, s]) => [path, s.median()]));
+      return Object.fromEntries(entries.map(([path, s]) => [path, s.time()]));
     };
     /**
      * A choice is made over several points (a compaction's densities) and against the built-in
@@ -1213,7 +1213,7 @@ export class Engine {
         for (const path of new Set(paths)) {
           const s = samplersAt.get(point)?.get(path);
           if (s && (await s.complete())) {
-            profile.timings[point]![path] = s.median();
+            profile.timings[point]![path] = s.time();
             more = true;
           }
         }
@@ -1250,7 +1250,7 @@ export class Engine {
           forms.set(form, await sampler(run, formPoint, form, n, batch, (profile.sampling!.padding ??= {})));
         }
         for (let r = 0; r < repeats; r++) for (const s of forms.values()) await s.sample();
-        const padding = bitmaskPaddingForm({ outputPass: forms.get('output-pass')!.median(), ownPass: forms.get('own-pass')!.median() });
+        const padding = bitmaskPaddingForm({ outputPass: forms.get('output-pass')!.time(), ownPass: forms.get('own-pass')!.time() });
         profile.bitmaskPadding![key] = padding;
         this.#tunePadding.set(stream, padding);
         for (const density of densities) {
@@ -1276,8 +1276,7 @@ export class Engine {
         };
         await settle();
         // A second opinion before leaving the default: its loss and the winner's gain are sampled
-        // again, and each path's time is the lower of its two opinions, or by timer query what its
-        // queued calls read (tuning.ts#secondOpinionTime). The
+        // again, and each path's time is the lower of its two opinions (tuning.ts#secondOpinionTime). The
         // new times can make a third path the choice: it is asked again in turn, until every
         // path chosen over the default has had its second opinion (at most once per path).
         // Then a second opinion before a density leaves the class's choice (tuning.ts#densitySwitches):
@@ -1302,7 +1301,7 @@ export class Engine {
               for (const path of contested) {
                 const s = samplersAt.get(point)!.get(path)!;
                 await s.confirm();
-                profile.timings[point]![path] = s.median();
+                profile.timings[point]![path] = s.time();
               }
             }
             rounds.push(contested.filter((path) => !confirmed.has(path)));
@@ -1322,7 +1321,7 @@ export class Engine {
               // A path already asked for the class (or at this point) has its two opinions: false.
               const s = samplersAt.get(point)!.get(path)!;
               if (!(await s.confirm())) continue;
-              profile.timings[point]![path] = s.median();
+              profile.timings[point]![path] = s.time();
               sampledAgain.push(path);
             }
             if (sampledAgain.length > 0) {
@@ -1370,7 +1369,7 @@ export class Engine {
           for (const algorithm of more) {
             const s = samplersAt.get(scanPoint)!.get(algorithm)!;
             await s.confirm();
-            profile.timings[scanPoint]![algorithm] = s.median();
+            profile.timings[scanPoint]![algorithm] = s.time();
           }
           scanRounds.push(more);
           scan = chooseScan();

@@ -47,10 +47,11 @@ export interface TuningProfile {
   /** The fastest whole-stream scan per size class, timed on one-component streams (and taken for those). */
   scan: Record<string, ScanAlgorithm>;
   /**
-   * Median ms per call of every path measured, per size class and density (what `auto`'s switch at
-   * a known density reads); for a path sampled a second time (secondOpinion), the lower of its first
-   * opinion's median and what its second opinion read, or by timer query at a compaction point what its queued calls read
-   * (secondOpinionTime), or at a scan point by the clock the middle of all its samples (pooledSecondOpinionTime).
+   * Ms per call of every path measured, per size class and density (what `auto`'s switch at a known
+   * density reads): the median of its samples, and for a path sampled a second time (secondOpinion)
+   * the lower of its first opinion's median and what its second opinion read (secondOpinionTime). By
+   * timer query a compaction path's least sample, first and second opinions together (leastSample),
+   * and a scan's the middle of all its samples by the clock (pooledSecondOpinionTime).
    */
   timings: Record<string, Record<string, number>>;
   /**
@@ -344,7 +345,7 @@ export function choiceOverDensities(timings: TuningProfile['timings'], points: r
  * to 1.36x (bench/results/issue-20/tuned-sweep-webkit-*-rounds7-pinned-done-timed.json,
  * tuned-sweep-h200-egl-2026-11-26-seventh-2.json). Sampled again later, each path keeps the lower of
  * its two opinions (what disturbs a sample, another process, a collection, the browser's own work, only
- * adds time), or by timer query at a compaction point what its queued calls read (secondOpinionTime).
+ * adds time; secondOpinionTime), or at a scan point by the clock the middle of all its samples.
  */
 export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choice: string }>): string[] {
   const chosen = [...new Set(choices.map((c) => c.choice))].filter((path) => path !== defaultPath);
@@ -602,7 +603,7 @@ export function secondOpinionSamples(repeats: number, backToBack: boolean): numb
 /**
  * What a second opinion's samples read together: through glFinish the lower (what disturbs a sample
  * only adds time), elsewhere their median. The path's time is then the lower of this and its first
- * opinion's median, but by timer query this alone (secondOpinionTime).
+ * opinion's median (secondOpinionTime).
  */
 export function secondOpinionReads(fresh: readonly number[], backToBack: boolean): number {
   const sorted = [...fresh].sort((a, b) => a - b);
@@ -612,14 +613,10 @@ export function secondOpinionReads(fresh: readonly number[], backToBack: boolean
 /**
  * A path's time after its second opinion, from its first opinion's median and the fresh samples, by
  * the tune's timer: the lower of the first and what the fresh read (secondOpinionReads; what disturbs
- * a sample only adds time), except by timer query where they queued more calls than the first opinion's
- * batch (`queuedMore`; QUERY_SECOND_OPINION_CALLS): then the fresh samples' median alone counts, since
- * the first opinion timed one call's latency, another measure, which read reduce-then-scan at 2^10
- * lower than its queued calls take. Where the batch already held as many, it is the same measure, and
- * the lower counts as elsewhere.
+ * a sample only adds time). By timer query the tune takes neither medians: a compaction path's least
+ * sample (leastSample), a scan's middle of all its samples by the clock (pooledSecondOpinionTime).
  */
-export function secondOpinionTime(first: number, fresh: readonly number[], timer: 'query' | 'fence' | 'finish', queuedMore = true): number {
-  if (timer === 'query' && queuedMore) return secondOpinionReads(fresh, false);
+export function secondOpinionTime(first: number, fresh: readonly number[], timer: 'query' | 'fence' | 'finish'): number {
   return Math.min(first, secondOpinionReads(fresh, timer === 'finish'));
 }
 
@@ -643,6 +640,25 @@ export function pooledSecondOpinionTime(first: readonly number[], fresh: readonl
   const all = [...first, ...fresh].sort((a, b) => a - b);
   if (all.length === 0) throw new Error('internal: a second opinion without samples');
   return all[Math.floor(all.length / 2)]!;
+}
+
+/**
+ * By timer query (Chromium), a compaction path's time at a point: the least of its samples, first and
+ * second opinions together, not their median. There a sample is GPU time alone (no clock, no fence's
+ * wait taken off), and what disturbs it only adds: the tune's other work, the page's in the same GPU
+ * process, the host's other threads on SwiftShader's cores. Chromium + SwiftShader at 2^16 and 95 %
+ * kept read Jumping Jack's lone calls at 8.25, 5.18 and 7.82 ms in one worker tune (median 7.82
+ * against the bitmask's 6.28), where the sweep's batches took 5.39 against 6.39: the bitmask was
+ * kept at 1.19x the fastest. Replayed from the samples recorded in the 35 full Chromium sweeps of the
+ * twenty-sixth to thirty-first sessions (bench/second-opinion-replay.ts), the least sample met 1.15 at
+ * every point in 30 (6 rows of 875 outside), the lower of two medians in 27 (18 rows), the second
+ * opinion's median alone, the rule then, in 23 (24 rows); run, 8 sweeps of 8 against the lower of
+ * two medians' 6 (docs/performance.md, "A compaction's time by timer query: its least sample"). Scans there are
+ * timed by the clock (pooledSecondOpinionTime); elsewhere the median counts (secondOpinionTime).
+ */
+export function leastSample(samples: readonly number[]): number {
+  if (samples.length === 0) throw new Error('internal: a time without samples');
+  return Math.min(...samples);
 }
 
 /** tune(): a sample of calls that block the thread holds at most this many ms of them (a frame's worth). */
