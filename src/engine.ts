@@ -1143,8 +1143,9 @@ export class Engine {
       /**
        * A second opinion (tuning.ts#secondOpinion): fresh samples after an untimed call
        * (tuning.ts#secondOpinionSamples), and from then on the lower of the first opinion's median
-       * and what they read (what slows a sample only adds time; tuning.ts#secondOpinionTime; by timer
-       * query its samples queue more calls), or at a scan point by the clock the middle of all its samples (tuning.ts#pooledSecondOpinionTime). Once:
+       * and what they read (what slows a sample only adds time; tuning.ts#secondOpinionTime); by timer
+       * query, samples of queued calls and at a compaction point the least of all its samples
+       * (tuning.ts#leastSample), at a scan point by the clock their middle (tuning.ts#pooledSecondOpinionTime). Once:
        * false where it had been taken already (no samples added).
        */
       const confirm = async (): Promise<boolean> => {
@@ -1276,7 +1277,8 @@ export class Engine {
         };
         await settle();
         // A second opinion before leaving the default: its loss and the winner's gain are sampled
-        // again, and each path's time is the lower of its two opinions (tuning.ts#secondOpinionTime). The
+        // again, and each path's time is the lower of its two opinions (tuning.ts#secondOpinionTime; by
+        // timer query its least sample of both: tuning.ts#leastSample). The
         // new times can make a third path the choice: it is asked again in turn, until every
         // path chosen over the default has had its second opinion (at most once per path).
         // Then a second opinion before a density leaves the class's choice (tuning.ts#densitySwitches):
