@@ -3,7 +3,9 @@
 // which each sweep's profile records (profile.sampling.batches: a path's first-opinion samples, then
 // its second opinion's, one `secondOpinionCalls` entry each). The rules:
 // - fresh: a path asked again takes its second opinion's median alone, others their median (the
-//   tune by timer query from the twenty-fourth session to the thirty-first);
+//   tune by timer query from the twenty-fourth session to the thirty-first, less its exception where
+//   the first opinion's batch already queued as many calls: the lower counted there; the replay says
+//   how many such batches a sweep holds, none in Chromium + SwiftShader's, whose are one call);
 // - lower: the lower of the first opinion's median and the second's (as by fence and through glFinish);
 // - middle: the middle of all the path's samples (as a scan's by the clock: pooledSecondOpinionTime);
 // - least asked: a path asked again takes its least sample, others their median;
@@ -13,11 +15,13 @@
 // and each row's path by choiceAtDensity at the sweep's switch margin, and scored against the fastest
 // by the sweep's own series: the worst ratio (keep and any together) and the rows within 1.15 on both.
 // Which rule gives the recorded timings is printed ("recorded by"), with how many of the paths the
-// sweep ran its replay gives (of two per row). The scans are left as recorded.
+// sweep ran its replay gives (of two per row). The scans are left as recorded, and so is which paths
+// were asked a second opinion: under another rule the tune might have asked others, which a replay
+// cannot sample. An asked path has more samples (six against three), so its least reads lower.
 // With --switch-margin M, every row's switch takes M instead of the sweep's (tuning.ts#densitySwitchMargin).
 // Usage: node bench/build-probe.mjs second-opinion-replay && node bench/tmp/second-opinion-replay.mjs [--switch-margin M] bench/results/issue-20/tuned-sweep-chromium-*.json
 import { readFileSync } from 'node:fs';
-import { choiceAtDensity, choiceOverDensities, compactCandidates, nearest, type TuningProfile } from '../src/tuning.js';
+import { choiceAtDensity, choiceOverDensities, compactCandidates, densitySwitchMargin, nearest, QUERY_SECOND_OPINION_CALLS, type TuningProfile } from '../src/tuning.js';
 
 const KEEP_DEFAULT_WITHIN = 1.1; // src/engine.ts
 const middle = (samples: readonly number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
@@ -34,10 +38,19 @@ const allPaths: string[] = compactCandidates.map((c) => c.path);
 interface Row { log2n: number; density: number; ms: Record<string, number>; autoKeepPath: string; autoAnyPath: string }
 interface Batch { samplesMs?: number[]; secondOpinionCalls?: number[] }
 
-const marginArg = process.argv.indexOf('--switch-margin');
-const switchMargin = marginArg > 0 ? Number(process.argv[marginArg + 1]) : undefined;
-if (switchMargin !== undefined && !(switchMargin >= 1)) throw new Error('--switch-margin takes a ratio of at least 1');
-const files = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--switch-margin');
+const args = process.argv.slice(2);
+const marginArg = args.indexOf('--switch-margin');
+const switchMargin = marginArg >= 0 ? Number(args[marginArg + 1]) : undefined;
+if (switchMargin !== undefined && !(switchMargin >= 1)) {
+  console.error('second-opinion-replay: --switch-margin takes a ratio of at least 1');
+  process.exit(2);
+}
+const files = args.filter((_arg, i) => marginArg < 0 || (i !== marginArg && i !== marginArg + 1));
+const unknown = files.filter((arg) => arg.startsWith('--'));
+if (unknown.length > 0 || files.length === 0) {
+  console.error(`second-opinion-replay: ${unknown.length > 0 ? `unknown option ${unknown.join(', ')}` : 'no sweep files given'}; usage: [--switch-margin M] tuned-sweep-chromium-*.json`);
+  process.exit(2);
+}
 const totals: Record<string, { sweeps: number; met: number; rows: number; outside: number; worst: number }> = {};
 for (const file of files) {
   const sweep = JSON.parse(readFileSync(file, 'utf8')) as { profile?: TuningProfile; rows?: Row[]; switchMargin?: number };
@@ -48,6 +61,8 @@ for (const file of files) {
   const compactionPoints = Object.entries(batches).filter(([point]) => !point.endsWith('/scan') && profile.timings[point]);
   if (compactionPoints.length === 0 || compactionPoints.some(([, byPath]) => Object.values(byPath).some((batch) => !batch.samplesMs))) continue;
   const recordedBy: string[] = [];
+  // First-opinion batches that already queued a second opinion's calls (the rule before's exception).
+  const queuedBatches = compactionPoints.reduce((n, [, byPath]) => n + Object.values(byPath).filter((batch) => ((batch as { calls?: number }).calls ?? 1) >= QUERY_SECOND_OPINION_CALLS).length, 0);
   const scores = Object.entries(rules).map(([name, rule]) => {
     const timings: TuningProfile['timings'] = structuredClone(profile.timings);
     let reproduces = true;
@@ -56,8 +71,8 @@ for (const file of files) {
         if (timings[point]![path] === undefined) continue;
         const firstCount = batch.samplesMs!.length - (batch.secondOpinionCalls?.length ?? 0);
         const time = rule(batch.samplesMs!.slice(0, firstCount), batch.samplesMs!.slice(firstCount));
-        // Samples are recorded to the microsecond.
-        if (Math.abs(time - timings[point]![path]!) > 5e-4) reproduces = false;
+        // Samples are recorded to the microsecond, rounded half up (x.xxx5 reads x.xxx + 0.001).
+        if (Math.abs(time - timings[point]![path]!) > 5e-4 + 1e-9) reproduces = false;
         timings[point]![path] = time;
       }
     }
@@ -68,11 +83,12 @@ for (const file of files) {
       compact.any[key] = choiceOverDensities(timings, points, allPaths, KEEP_DEFAULT_WITHIN).choice;
     }
     const replayed = { ...profile, timings, compact } as TuningProfile;
+    const switchAt = switchMargin ?? sweep.switchMargin ?? densitySwitchMargin(profile.sampling);
     let worst = 0, within = 0, agree = 0;
     for (const row of sweep.rows!) {
       const capacity = 2 ** row.log2n;
-      const keep = choiceAtDensity(replayed, 'keep', capacity, row.density, switchMargin ?? sweep.switchMargin ?? 1.15) ?? nearest(replayed.compact.keep, capacity)!;
-      const any = choiceAtDensity(replayed, 'any', capacity, row.density, switchMargin ?? sweep.switchMargin ?? 1.15) ?? nearest(replayed.compact.any, capacity)!;
+      const keep = choiceAtDensity(replayed, 'keep', capacity, row.density, switchAt) ?? nearest(replayed.compact.keep, capacity)!;
+      const any = choiceAtDensity(replayed, 'any', capacity, row.density, switchAt) ?? nearest(replayed.compact.any, capacity)!;
       agree += Number(keep === row.autoKeepPath) + Number(any === row.autoAnyPath);
       const keepRatio = row.ms[keep]! / Math.min(...keepPaths.map((path) => row.ms[path]!));
       const anyRatio = row.ms[any]! / Math.min(...allPaths.map((path) => row.ms[path]!));
@@ -89,6 +105,6 @@ for (const file of files) {
     total.worst = Math.max(total.worst, worst);
     return `${name} ${worst.toFixed(2)} (${within}/${sweep.rows!.length})`;
   });
-  console.log(`${file.split('/').pop()}: ${scores.join(' | ')}; recorded by ${recordedBy.join(', ') || 'none of these'}`);
+  console.log(`${file.split('/').pop()}: ${scores.join(' | ')}; recorded by ${recordedBy.join(', ') || 'none of these'}${queuedBatches > 0 ? `; ${queuedBatches} first-opinion batches of ${QUERY_SECOND_OPINION_CALLS}+ calls` : ''}`);
 }
 for (const [name, t] of Object.entries(totals).sort(([a], [b]) => a.localeCompare(b))) console.log(`${name}: every row within 1.15 in ${t.met} of ${t.sweeps} sweeps; rows outside ${t.outside} of ${t.rows}; worst ${t.worst.toFixed(2)}`);

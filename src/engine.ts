@@ -1031,6 +1031,10 @@ export class Engine {
       const record: TuneBatch = { calls: batch, oneCallMs: one, issueMs: issued, samples: 0 };
       (records[point] ??= {})[path] = record;
       const times: number[] = [];
+      // By timer query a compaction path's samples are GPU time, which what disturbs a sample only adds
+      // to: its least sample counts (tuning.ts#leastSample), first and second opinions alike. Not
+      // the bitmask's padding forms (their own records), chosen by their medians.
+      const leastCounts = queuedSecondOpinion(point) && records === profile.sampling!.batches;
       // Each sample's reading goes on the record too (TuneBatch.samplesMs), so a tune's choice can be
       // traced to the samples it rested on.
       const sample = async (backToBack = false): Promise<void> => {
@@ -1040,7 +1044,7 @@ export class Engine {
       const take = async (backToBack: boolean): Promise<void> => {
         await nextTask();
         this.#assertAlive('tune()');
-        const start = performance.now();
+        let start = performance.now();
         // Each result is disposed at once, as an app does after using it: its targets go back to the
         // pool for the next call (GL runs the queued passes in order, so reuse is safe).
         record.samples = (record.samples ?? 0) + 1;
@@ -1108,6 +1112,17 @@ export class Engine {
           gpuMs = await this.gpuTime(() => {
             for (let k = 0; k < calls; k++) run().dispose();
           });
+          // Where the least sample counts (leastSample), a sample the query lost (disjoint) is taken
+          // again, up to twice, before the clock times it: the clock less the fence's estimated wait
+          // can read low, and one low sample would decide the path's time.
+          for (let retry = 0; gpuMs === undefined && leastCounts && retry < 2; retry++) {
+            await nextTask();
+            this.#assertAlive('tune()');
+            start = performance.now(); // the clock, if it comes to it, times this attempt alone
+            gpuMs = await this.gpuTime(() => {
+              for (let k = 0; k < calls; k++) run().dispose();
+            });
+          }
         }
         if (gpuMs !== undefined) {
           times.push(gpuMs / calls);
@@ -1118,10 +1133,6 @@ export class Engine {
         }
       };
       const middle = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-      // By timer query a compaction path's samples are GPU time, which what disturbs a sample only adds
-      // to: its least sample counts (tuning.ts#leastSample), first and second opinions alike. Not
-      // the bitmask's padding forms (their own records), chosen by their medians.
-      const leastCounts = queuedSecondOpinion(point) && records === profile.sampling!.batches;
       /** Once a second opinion was taken (secondOpinion), tuning.ts#secondOpinionTime (the lower of the first median and what it read), at a scan point by the clock tuning.ts#pooledSecondOpinionTime, by timer query at a compaction point the least sample; else the median, or that least. */
       let confirmed: number | undefined;
       const time = () => confirmed ?? (leastCounts ? leastSample(times) : middle(times));
@@ -1172,7 +1183,7 @@ export class Engine {
      */
     const equalBatches = (point: string): boolean => finishTimed || (fenceTimed && !blockingCalls) || scanByWall(point);
     /**
-     * Median ms per call of each of `runs` (by path): every path sampled once, then only those that
+     * Ms per call of each of `runs` (by path; the sampler's time(): a median, by timer query at a compaction point the least sample): every path sampled once, then only those that
      * could still be chosen (tuning.ts#pathsToResample: not twice as slow as the fastest of its
      * candidate sets by both its first sample and its single call, 1.5 times through glFinish) sampled `repeats - 1` more times;
      * the others keep their first sample. Their repeats were most of a tune's GPU time (H200 egl:

@@ -194,7 +194,8 @@ export interface TuneOptions {
   /** Fractions of elements kept to measure compactions at (default [0.05, 0.5, 0.95]: TUNE_DEFAULT_DENSITIES). */
   densities?: readonly number[] | undefined;
   /**
-   * Timed samples per path and point (default 3; the median counts); 1 for a path at least twice as
+   * Timed samples per path and point (default 3; the median counts, by timer query a compaction
+   * path's least sample: leastSample); 1 for a path at least twice as
    * slow as the fastest of its candidate sets by its first sample and by its single call.
    */
   repeats?: number | undefined;
@@ -345,7 +346,8 @@ export function choiceOverDensities(timings: TuningProfile['timings'], points: r
  * to 1.36x (bench/results/issue-20/tuned-sweep-webkit-*-rounds7-pinned-done-timed.json,
  * tuned-sweep-h200-egl-2026-11-26-seventh-2.json). Sampled again later, each path keeps the lower of
  * its two opinions (what disturbs a sample, another process, a collection, the browser's own work, only
- * adds time; secondOpinionTime), or at a scan point by the clock the middle of all its samples.
+ * adds time; secondOpinionTime), by timer query at a compaction point the least of all its samples
+ * (leastSample), at a scan point by the clock their middle (pooledSecondOpinionTime).
  */
 export function secondOpinion(defaultPath: string, choices: ReadonlyArray<{ choice: string }>): string[] {
   const chosen = [...new Set(choices.map((c) => c.choice))].filter((path) => path !== defaultPath);

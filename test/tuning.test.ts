@@ -46,8 +46,8 @@ describe('engine.tune()', () => {
       for (const [path, batch] of Object.entries(batches)) {
         // sampledTwice: sampled a second time where the size class left the default (secondOpinion).
         expect([1, 3, sampledTwice(profile)], `${point} ${path}`).toContain(batch.samples);
-        // Every sample's reading on the record, one per sample, and the median of a path not asked again
-        // among them (recorded to the microsecond: within 0.005 ms, since a reading of x.xxx5 rounds by 0.0005).
+        // Every sample's reading on the record, one per sample, and the time of a path not asked again
+        // (its median; by timer query at a compaction point its least) among them (recorded to the microsecond: within 0.005 ms, since a reading of x.xxx5 rounds by 0.0005).
         expect(batch.samplesMs, `${point} ${path}: samplesMs`).toHaveLength(batch.samples!);
         if (batch.samples === 3) expect(batch.samplesMs, `${point} ${path}: its median among its samples`).toContainEqual(expect.closeTo(timings[path]!, 2));
         // By timer query a compaction path's time is its least sample, asked again or not
@@ -572,6 +572,40 @@ describe('engine.tune()', () => {
     expect(at(0.8)['bitmask']!, JSON.stringify(profile.timings)).toBeLessThan(record.oneCallMs / 2);
     ballast.dispose();
     engine.dispose();
+  });
+
+  it('by timer query a compaction sample the query lost (disjoint) is taken again, up to twice, before the clock times it', async (context) => {
+    const { gl } = await testContext();
+    const engine = createEngine(gl);
+    if (!engine.caps.timerQuery) {
+      engine.dispose();
+      context.skip('by timer query only: this context has none, and its samples are timed by fence or glFinish');
+    }
+    // Every query reads disjoint: each compaction sample (its least counts: tuning.ts#leastSample)
+    // asks three times, then the clock times it; a padding form's sample (a median) asks once.
+    const ext = gl.getExtension('EXT_disjoint_timer_query_webgl2')!;
+    let asked = 0;
+    const restore = replaceGlMethod(gl, 'getParameter', (original) => ((pname: GLenum) => {
+      if (pname === ext.GPU_DISJOINT_EXT) {
+        asked++;
+        return true;
+      }
+      return original.call(gl, pname);
+    }) as typeof original);
+    try {
+      const profile = await engine.tune({ sizes: [4096], densities: [0.5], repeats: 3 });
+      const samplesOf = (records: Record<string, Record<string, { samples?: number }>> | undefined, keep: (point: string) => boolean) =>
+        Object.entries(records ?? {}).filter(([point]) => keep(point)).flatMap(([, byPath]) => Object.values(byPath)).reduce((n, batch) => n + batch.samples!, 0);
+      const compactionSamples = samplesOf(profile.sampling!.batches, (point) => !point.endsWith('/scan'));
+      const paddingSamples = samplesOf(profile.sampling!.padding, () => true);
+      expect(compactionSamples).toBeGreaterThan(0);
+      expect(asked).toBe(3 * compactionSamples + paddingSamples);
+      // Timed by the clock in the end, every sample still a time per call.
+      for (const byPath of Object.values(profile.sampling!.batches)) for (const batch of Object.values(byPath)) for (const ms of batch.samplesMs!) expect(ms).toBeGreaterThan(0);
+    } finally {
+      restore();
+      engine.dispose();
+    }
   });
 
   it('by timer query a scan point is timed by wall clock, in batches of one size for every scan, while compactions keep GPU time', async (context) => {
