@@ -1,7 +1,7 @@
 // engine.tune() (issue 20): the engine measures every path on its own context and 'auto' (and the
 // default whole-stream scan) take the fastest per size class; results stay exact, order changes only
 // with order: 'any'. A profile round-trips through JSON and is refused on another renderer or version.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { createEngine, type TuneProgress, type TuningProfile } from '../src/index.js';
 import { defaultScan } from '../src/scan/algorithms.js';
 import { batchCalls, BITMASK_PADDING_MARGIN, bitmaskPaddingForm, BLOCKING_SECOND_OPINION_TASKS, choiceAtDensity, QUERY_SCAN_SAMPLE_MS, QUERY_SECOND_OPINION_CALLS, SCAN_CONTENDER_MARGIN, densitySwitches, densitySwitchMargin, dropAfterFirst, ENGINE_VERSION, secondOpinionTime, TUNE_DATA, TUNE_SAMPLING } from '../src/tuning.js';
@@ -13,6 +13,16 @@ import { replaceGlMethod } from './support/gl-method.js';
  * Samples of a path asked a second opinion in a tune of `repeats: 3`: its three, then the second
  * opinion's, two through glFinish (headless-gl, TUNE_SAMPLING.secondOpinionSamples), else three.
  */
+/** An engine on a context with a timer query (Chromium here); elsewhere the test is skipped, saying `why`. */
+async function timerQueryEngine(context: TestContext, why: string) {
+  const { gl } = await testContext();
+  const engine = createEngine(gl);
+  if (!engine.caps.timerQuery) {
+    engine.dispose();
+    context.skip(`by timer query only: this context has none, and ${why}`);
+  }
+  return { gl, engine };
+}
 const sampledTwice = (profile: TuningProfile): number => 3 + (profile.sampling!.timer === 'finish' ? TUNE_SAMPLING.secondOpinionSamples : 3);
 
 describe('engine.tune()', () => {
@@ -575,12 +585,7 @@ describe('engine.tune()', () => {
   });
 
   it('by timer query a compaction sample the query lost (disjoint) is taken again, up to twice, before the clock times it', async (context) => {
-    const { gl } = await testContext();
-    const engine = createEngine(gl);
-    if (!engine.caps.timerQuery) {
-      engine.dispose();
-      context.skip('by timer query only: this context has none, and its samples are timed by fence or glFinish');
-    }
+    const { gl, engine } = await timerQueryEngine(context, 'its samples are timed by fence or glFinish');
     // Every query reads disjoint: each compaction sample (its least counts: tuning.ts#leastSample)
     // asks three times, then the clock times it; a padding form's sample (a median) asks once.
     const ext = gl.getExtension('EXT_disjoint_timer_query_webgl2')!;
@@ -609,12 +614,7 @@ describe('engine.tune()', () => {
   });
 
   it('by timer query a scan point is timed by wall clock, in batches of one size for every scan, while compactions keep GPU time', async (context) => {
-    const { gl } = await testContext();
-    const engine = createEngine(gl);
-    if (!engine.caps.timerQuery) {
-      engine.dispose();
-      context.skip('by timer query only: this context has none, and its scans are timed as its compactions are');
-    }
+    const { engine } = await timerQueryEngine(context, 'its scans are timed as its compactions are');
     // Every call's GPU time is faked at 1000 ms (engine.gpuTime, which the tune's samples by timer
     // query call): the compactions' timings must show it, the scans' none of it (theirs are the
     // clock's, about a millisecond a call here).
